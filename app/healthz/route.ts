@@ -1,0 +1,6 @@
+export const dynamic = "force-dynamic";
+
+/** The process is up and serving. */
+export function GET() {
+  return Response.json({ ok: true });
+}

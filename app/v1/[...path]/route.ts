@@ -1,0 +1,12 @@
+import { notFound } from "@/lib/errors";
+import { toErrorResponse } from "@/lib/http/errors";
+import { log } from "@/lib/log";
+
+// Unknown /v1 paths answer the envelope, not an HTML page (spec: Versioning 3: 404 to an unknown endpoint).
+// why: no body or query parsing here, so any method and body get the same 404.
+function unknown(req: Request) {
+  const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+  return toErrorResponse(notFound("endpoint", `${req.method} ${new URL(req.url).pathname}`), requestId, log());
+}
+
+export { unknown as GET, unknown as POST, unknown as PUT, unknown as PATCH, unknown as DELETE };

@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { systemCtx } from "../auth/context";
+import { scopes } from "../auth/scopes";
+import { config, ConfigError } from "../config";
+import { closeDb } from "../db/client";
+import { authenticateKey, createKeyAsSystem } from "../keys";
+import { bootstrap } from "../workspaces/bootstrap";
+import { openDatabase } from "./database";
+
+/**
+ * `npm start`: the database (embedded unless DATABASE_URL is set), migrations, the first-start
+ * bootstrap, then the web server and the worker together. Ctrl-C stops all of them.
+ */
+async function main() {
+  process.env.FOLIO_PROCESS = "cli";
+  const cfg = config();
+  const root = path.resolve(__dirname, "../..");
+  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    throw new Error("No production build found; run `npm run build` first (`npm run quickstart` does it for you).");
+  }
+
+  const { url, embedded } = await openDatabase();
+  const boot = await bootstrap();
+  const key = await quickStartKey(boot.workspace.id, path.join(cfg.DATA_DIR, "quickstart-key"));
+  await closeDb();
+
+  const env = { ...process.env, DATABASE_URL: url };
+  const children: ChildProcess[] = [];
+  const startChild = (name: string, entry: string, role: string) => {
+    const child = spawn(process.execPath, ["--import", "tsx", entry], {
+      cwd: root,
+      env: { ...env, FOLIO_PROCESS: role },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("exit", (code, signal) => {
+      if (!stopping) {
+        console.error(`${name} exited (${signal ?? code}); stopping Folio`);
+        void stop(1);
+      }
+    });
+    children.push(child);
+  };
+
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all(
+      children.map(
+        (c) =>
+          new Promise<void>((resolve) => {
+            if (c.exitCode !== null || c.signalCode !== null) return resolve();
+            c.once("exit", () => resolve());
+            c.kill("SIGTERM");
+            setTimeout(() => c.kill("SIGKILL"), cfg.RENDER_TIMEOUT_MS + 15_000).unref();
+          }),
+      ),
+    );
+    if (embedded?.startedHere) embedded.stop();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+
+  startChild("web server", "lib/server/web.ts", "web");
+  startChild("worker", "worker/index.ts", "worker");
+  await waitForReady(`http://127.0.0.1:${cfg.PORT}/readyz`);
+
+  const lines = [
+    "",
+    "Folio is running.",
+    `  Console:  ${cfg.PUBLIC_URL}/   (sign in as ${boot.ownerEmail ?? cfg.ADMIN_EMAIL})`,
+  ];
+  if (boot.generatedPassword) lines.push(`  Password: ${boot.generatedPassword}   (shown once; set ADMIN_PASSWORD before the first start to choose it)`);
+  lines.push(
+    `  API key:  ${key}   (all scopes; kept in ${path.join(cfg.DATA_DIR, "quickstart-key")})`,
+    "",
+    "Try it:",
+    `  curl -s ${cfg.PUBLIC_URL}/v1/instance -H 'x-api-key: ${key}'`,
+    "",
+    "Press Ctrl-C to stop. Data is kept in " + cfg.DATA_DIR + " and reused on the next start.",
+    "",
+  );
+  console.log(lines.join("\n"));
+}
+
+/** The quick-start key: the one saved on an earlier start while it still works, else a new one. */
+async function quickStartKey(workspaceId: string, file: string): Promise<string> {
+  if (fs.existsSync(file)) {
+    const saved = fs.readFileSync(file, "utf8").trim();
+    try {
+      if ((await authenticateKey(saved)).workspaceId === workspaceId) return saved;
+    } catch {
+      // revoked, expired or from another database: make a new one below
+    }
+  }
+  const k = await createKeyAsSystem(systemCtx(workspaceId, "quickstart"), "Quick start", scopes, null);
+  fs.writeFileSync(file, k.secret + "\n", { mode: 0o600 });
+  return k.secret;
+}
+
+async function waitForReady(url: string) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`The web server did not become ready at ${url} within 2 minutes`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? err.message : `Folio failed to start: ${(err as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,181 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Every variable of decisions.md is validated here; a bad value
+ * stops start-up with a message naming the variable.
+ */
+
+const MiB = 1024 * 1024;
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+const cidr = z.string().refine((s) => parseCidr(s) !== null, "must be an IP address or CIDR range");
+
+const EnvSchema = z.object({
+  DATA_DIR: z.string().min(1).default(".data"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).default("http://localhost:3000"),
+  PORT: int(1, 65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  SECRET_KEY: z
+    .string()
+    .refine((s) => Buffer.from(s, "base64").length >= 32, "must be at least 32 bytes, base64-encoded")
+    .optional(),
+  FILE_STORE: z.enum(["local", "s3"]).default("local"),
+  FILE_STORE_S3_ENDPOINT: z.url().optional(),
+  FILE_STORE_S3_REGION: z.string().min(1).default("us-east-1"),
+  FILE_STORE_S3_BUCKET: z.string().min(1).optional(),
+  FILE_STORE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  FILE_STORE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  FILE_STORE_S3_FORCE_PATH_STYLE: bool.default(false),
+  CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
+  WORKER_CONCURRENCY: int(1, 64).optional(),
+  DEPLOYMENT_MODE: z.enum(["self-hosted", "hosted"]).default("self-hosted"),
+  RETENTION_DAYS: int(1, 3650).default(30),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  DESTINATION_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  // spec: Limits > Self-hosted settings that change limits
+  RENDER_TIMEOUT_MS: int(1_000, 3_600_000).default(60_000),
+  RENDER_MAX_PAGES: int(1, 200).default(200),
+  RENDER_MAX_OUTPUT_BYTES: int(1, 50 * MiB).default(50 * MiB),
+  RENDER_MAX_INPUT_BYTES: int(1, 10 * MiB).default(10 * MiB),
+  RENDER_MAX_WASM_BYTES: int(MiB, 16 * 1024 * MiB).default(512 * MiB),
+  RENDER_MAX_HEAP_BYTES: int(MiB, 16 * 1024 * MiB).default(256 * MiB),
+  WORKER_MEMORY_LIMIT: int(64 * MiB, 256 * 1024 * MiB).optional(),
+  API_RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(1200),
+  TRUSTED_PROXY_RANGES: z
+    .string()
+    .default("")
+    .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+    .pipe(z.array(cidr)),
+  DEPLOY_API_KEY: z
+    .string()
+    .regex(/^folio_[A-Za-z0-9]{40}$/, "must be folio_ followed by 40 letters or digits")
+    .optional(),
+  ADMIN_EMAIL: z.email().default("admin@localhost"),
+  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Internal: which entry point this process is; set by the start commands. The CLI logs to stderr. */
+  FOLIO_PROCESS: z.enum(["web", "worker", "cli", "test"]).default("web"),
+});
+
+type Env = z.infer<typeof EnvSchema>;
+
+export type Config = Omit<Env, "SECRET_KEY" | "WORKER_CONCURRENCY"> & {
+  SECRET_KEY: Buffer;
+  WORKER_CONCURRENCY: number;
+  DATA_DIR: string;
+};
+
+export class ConfigError extends Error {}
+
+let cached: Config | undefined;
+
+/** Reads and validates the environment once; throws ConfigError naming each bad variable. */
+export function config(): Config {
+  if (cached) return cached;
+  const source: Record<string, string | undefined> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const v = process.env[key];
+    if (v !== undefined && v !== "") source[key] = v;
+  }
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  if (env.FILE_STORE === "s3") {
+    const missing = (["FILE_STORE_S3_BUCKET", "FILE_STORE_S3_ACCESS_KEY_ID", "FILE_STORE_S3_SECRET_ACCESS_KEY"] as const).filter(
+      (k) => !env[k],
+    );
+    if (missing.length) throw new ConfigError(`Invalid configuration:\n${missing.map((k) => `  ${k}: required when FILE_STORE=s3`).join("\n")}`);
+  }
+  const dataDir = path.resolve(env.DATA_DIR);
+  cached = {
+    ...env,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: env.PUBLIC_URL.replace(/\/+$/, ""),
+    SECRET_KEY: env.SECRET_KEY ? Buffer.from(env.SECRET_KEY, "base64") : loadOrCreateSecretKey(dataDir),
+    WORKER_CONCURRENCY: env.WORKER_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
+  };
+  return cached;
+}
+
+/** For tests that change the environment between cases. */
+export function resetConfigForTests() {
+  cached = undefined;
+}
+
+function loadOrCreateSecretKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, "secret-key");
+  fs.mkdirSync(dataDir, { recursive: true });
+  try {
+    // why: "wx" makes two processes starting at once agree on one key: the loser reads the winner's.
+    fs.writeFileSync(file, randomBytes(32).toString("base64") + "\n", { flag: "wx", mode: 0o600 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
+  const key = Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64");
+  if (key.length < 32) throw new ConfigError(`Invalid configuration:\n  SECRET_KEY: ${file} holds fewer than 32 bytes`);
+  return key;
+}
+
+/** Parses "10.0.0.0/8", "::1" or "2001:db8::/32" into bytes and a prefix length. */
+export function parseCidr(s: string): { bytes: Uint8Array; prefix: number } | null {
+  const [addr, prefixText] = s.split("/");
+  const bytes = parseIp(addr ?? "");
+  if (!bytes) return null;
+  const max = bytes.length * 8;
+  const prefix = prefixText === undefined ? max : Number(prefixText);
+  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText))) return null;
+  return { bytes, prefix };
+}
+
+/** Parses an IPv4 or IPv6 address into 4 or 16 bytes; IPv4-mapped IPv6 becomes IPv4. */
+export function parseIp(s: string): Uint8Array | null {
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(s)) {
+    const parts = s.split(".").map(Number);
+    return parts.every((p) => p <= 255) ? Uint8Array.from(parts) : null;
+  }
+  if (!s.includes(":") || !/^[0-9a-fA-F:.]+$/.test(s)) return null;
+  let head = s;
+  let tailV4: Uint8Array | null = null;
+  const lastColon = s.lastIndexOf(":");
+  if (s.slice(lastColon + 1).includes(".")) {
+    tailV4 = parseIp(s.slice(lastColon + 1));
+    if (!tailV4 || tailV4.length !== 4) return null;
+    head = s.slice(0, lastColon + 1) + "0:0";
+  }
+  const halves = head.split("::");
+  if (halves.length > 2) return null;
+  const toGroups = (x: string) => (x === "" ? [] : x.split(":"));
+  const left = toGroups(halves[0]!);
+  const right = halves.length === 2 ? toGroups(halves[1]!) : [];
+  const fill = 8 - left.length - right.length;
+  if ((halves.length === 1 && fill !== 0) || fill < 0) return null;
+  const groups = [...left, ...Array<string>(halves.length === 2 ? fill : 0).fill("0"), ...right];
+  if (groups.length !== 8 || groups.some((g) => !/^[0-9a-fA-F]{1,4}$/.test(g))) return null;
+  const out = new Uint8Array(16);
+  groups.forEach((g, i) => {
+    const n = parseInt(g, 16);
+    out[i * 2] = n >> 8;
+    out[i * 2 + 1] = n & 0xff;
+  });
+  if (tailV4) out.set(tailV4, 12);
+  const mapped = out.slice(0, 10).every((b) => b === 0) && out[10] === 0xff && out[11] === 0xff;
+  return mapped ? out.slice(12) : out;
+}

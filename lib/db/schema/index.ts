@@ -1,0 +1,6 @@
+export * from "./workspaces";
+export * from "./users";
+export * from "./api-keys";
+export * from "./audit-events";
+export * from "./idempotency-records";
+export * from "./rate-limit-counters";

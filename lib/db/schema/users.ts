@@ -1,0 +1,34 @@
+import { boolean, pgTable, primaryKey, text, uniqueIndex, index } from "drizzle-orm/pg-core";
+import { timestamps, ts } from "./columns";
+import { workspaces } from "./workspaces";
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** Stored lower-cased; sign-in compares lower-cased. */
+    email: text("email").notNull(),
+    name: text("name"),
+    /** scrypt$N$r$p$salt$hash, see lib/users/password.ts. */
+    passwordHash: text("password_hash").notNull(),
+    platformAdmin: boolean("platform_admin").notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("users_email_key").on(t.email)],
+);
+
+export const roles = ["owner", "admin", "member", "content_editor"] as const;
+export type Role = (typeof roles)[number];
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: roles }).notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("memberships_user_idx").on(t.userId)],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,74 @@
+/** The spec's error codes, each once, with its status and whether a retry may succeed (spec: Errors). */
+export const errorCodes = {
+  BAD_REQUEST: { status: 400, retryable: false },
+  UNAUTHORIZED: { status: 401, retryable: false },
+  FORBIDDEN: { status: 403, retryable: false },
+  NOT_FOUND: { status: 404, retryable: false },
+  CONFLICT: { status: 409, retryable: false },
+  ASSET_INVALID: { status: 400, retryable: false },
+  UNSUPPORTED_FEATURE: { status: 400, retryable: false },
+  LIMIT_EXCEEDED: { status: 400, retryable: false },
+  QUOTA_EXCEEDED: { status: 402, retryable: false },
+  LICENSE_REQUIRED: { status: 403, retryable: false },
+  RATE_LIMITED: { status: 429, retryable: true },
+  RENDER_FAILED: { status: 422, retryable: false },
+  RENDER_TIMEOUT: { status: 504, retryable: true },
+  INTERNAL: { status: 500, retryable: false },
+} as const;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+export type ErrorDetail = { path?: string; message: string };
+
+export type AppErrorOptions = {
+  details?: ErrorDetail[];
+  status?: number;
+  retryable?: boolean;
+  renderId?: string;
+  headers?: Record<string, string>;
+};
+
+/** The one error type of Folio. Domain code throws it; lib/http turns it into the envelope. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly retryable: boolean;
+  readonly details?: ErrorDetail[];
+  readonly renderId?: string;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.status = options.status ?? errorCodes[code].status;
+    this.retryable = options.retryable ?? errorCodes[code].retryable;
+    this.details = options.details;
+    this.renderId = options.renderId;
+    this.headers = options.headers;
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+export const badRequest = (message: string, details?: ErrorDetail[]) => new AppError("BAD_REQUEST", message, { details });
+
+/** Names the value in both message and details, as decisions.md asks. */
+export const invalidValue = (path: string, message: string) =>
+  new AppError("BAD_REQUEST", `${path}: ${message}`, { details: [{ path, message }] });
+
+export const unauthorized = (message = "A valid API key is required in the x-api-key header") =>
+  new AppError("UNAUTHORIZED", message);
+
+export const forbidden = (message: string) => new AppError("FORBIDDEN", message);
+
+/** 404 for unknown IDs and for IDs of another workspace alike: existence is never revealed. */
+export const notFound = (resource: string, id?: string) =>
+  new AppError("NOT_FOUND", id ? `No ${resource} with id ${id}` : `No such ${resource}`);
+
+export const conflict = (message: string, options: AppErrorOptions = {}) => new AppError("CONFLICT", message, options);
+
+export const limitExceeded = (message: string, options: AppErrorOptions = {}) => new AppError("LIMIT_EXCEEDED", message, options);
+
+export const rateLimited = (message: string, retryAfterSeconds?: number) =>
+  new AppError("RATE_LIMITED", message, retryAfterSeconds === undefined ? {} : { headers: { "retry-after": String(retryAfterSeconds) } });

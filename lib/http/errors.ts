@@ -1,0 +1,48 @@
+import { ZodError } from "zod";
+import { AppError, errorCodes, type ErrorDetail } from "../errors";
+import type { Logger } from "pino";
+
+type Envelope = {
+  error: { code: string; message: string; retryable: boolean; details?: ErrorDetail[]; renderId?: string };
+};
+
+/** Dot-joined JSON path with array indexes as numbers: items.3.data (decisions.md: Response conventions). */
+export function joinPath(path: readonly PropertyKey[]): string {
+  return path.map(String).join(".");
+}
+
+/** A ZodError as BAD_REQUEST naming every bad value. Unknown fields are named one by one. */
+export function fromZodError(err: ZodError, prefix: readonly PropertyKey[] = []): AppError {
+  const details: ErrorDetail[] = [];
+  for (const issue of err.issues) {
+    const at = [...prefix, ...issue.path];
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) details.push({ path: joinPath([...at, key]), message: "is not a known field" });
+    } else {
+      details.push({ path: joinPath(at) || undefined, message: issue.message });
+    }
+  }
+  const first = details[0];
+  const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : "Invalid request";
+  return new AppError("BAD_REQUEST", details.length > 1 ? `${message} (and ${details.length - 1} more)` : message, { details });
+}
+
+/**
+ * The only place that builds the error envelope. Unknown errors are logged with the request id
+ * and answered as INTERNAL without internals.
+ */
+export function toErrorResponse(err: unknown, requestId: string, logger: Logger): Response {
+  let e: AppError;
+  if (err instanceof AppError) e = err;
+  else if (err instanceof ZodError) e = fromZodError(err);
+  else {
+    logger.error({ err }, "unexpected error");
+    e = new AppError("INTERNAL", `Internal error; quote request id ${requestId} when reporting it`);
+  }
+  const body: Envelope = { error: { code: e.code, message: e.message, retryable: e.retryable } };
+  if (e.details?.length) body.error.details = e.details;
+  if (e.renderId) body.error.renderId = e.renderId;
+  return Response.json(body, { status: e.status, headers: { ...e.headers, "x-request-id": requestId } });
+}
+
+export { errorCodes };

@@ -1,0 +1,3 @@
+export { apiRoute } from "./api-route";
+export { created, accepted, Reply } from "./reply";
+export { MiB } from "./body";

@@ -1,0 +1,33 @@
+import { sql } from "drizzle-orm";
+import { fromDrizzle, PgBoss } from "pg-boss";
+import { config } from "../config";
+import type { Tx } from "../db/client";
+import { log } from "../log";
+import { queues, type QueueName, type QueuePayload } from "./catalog";
+
+const globalKey = Symbol.for("folio.boss");
+const holder = globalThis as unknown as { [globalKey]?: Promise<PgBoss> };
+
+/** The process's pg-boss, started once (its schema is created or migrated on first start). */
+export function boss(): Promise<PgBoss> {
+  holder[globalKey] ??= (async () => {
+    const b = new PgBoss({ connectionString: config().DATABASE_URL!, schema: "pgboss", max: 4, useListenNotify: true });
+    b.on("error", (err) => log().error({ err }, "pg-boss error"));
+    await b.start();
+    for (const [name, q] of Object.entries(queues)) await b.createQueue(name, q.options);
+    return b;
+  })();
+  return holder[globalKey];
+}
+
+export async function stopBoss(options: { graceful: boolean; timeout: number }) {
+  const b = holder[globalKey];
+  holder[globalKey] = undefined;
+  if (b) await (await b).stop({ ...options, close: true });
+}
+
+/** Enqueues in the caller's transaction: the job exists only if the row it concerns commits. */
+export async function enqueue<Q extends QueueName>(tx: Tx, name: Q, payload: QueuePayload<Q>, options: { singletonKey?: string } = {}) {
+  const data = queues[name].payload.parse(payload);
+  return (await boss()).send(name, data, { ...options, db: fromDrizzle(tx, sql) });
+}

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { scopes } from "../auth/scopes";
+
+export const CreateKeyInput = z.strictObject({
+  name: z.string().trim().min(1).max(64),
+  scopes: z.array(z.enum(scopes)).min(1).max(scopes.length).refine((s) => new Set(s).size === s.length, "lists a scope twice"),
+  expiresInDays: z.number().int().min(1).max(365).optional(),
+});
+export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
+
+export type ApiKey = {
+  id: string;
+  name: string;
+  scopes: string[];
+  prefix: string;
+  createdAt: string;
+  expiresAt?: string;
+  lastUsedAt?: string;
+  status: "active" | "revoked" | "expired";
+  setByServer: boolean;
+};

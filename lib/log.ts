@@ -1,0 +1,26 @@
+import pino from "pino";
+import { config } from "./config";
+
+const globalKey = Symbol.for("folio.log");
+const holder = globalThis as unknown as { [globalKey]?: pino.Logger };
+
+/**
+ * Structured JSON logs to stdout (stderr for the admin CLI, whose stdout is its answer).
+ * Secrets never reach a log line: the redaction list is the last line of defence, not the first.
+ */
+export function log(): pino.Logger {
+  let l = holder[globalKey];
+  if (!l) {
+    l = pino(
+      {
+        level: config().FOLIO_PROCESS === "cli" ? "warn" : config().LOG_LEVEL,
+        base: { process: config().FOLIO_PROCESS },
+        redact: { paths: ["secret", "*.secret", "password", "*.password", "apiKey", "headers[\"x-api-key\"]"], censor: "[redacted]" },
+        timestamp: pino.stdTimeFunctions.isoTime,
+      },
+      pino.destination({ fd: config().FOLIO_PROCESS === "cli" ? 2 : 1, sync: false }),
+    );
+    holder[globalKey] = l;
+  }
+  return l;
+}

@@ -1,0 +1,54 @@
+import http from "node:http";
+import path from "node:path";
+import next from "next";
+import { config, ConfigError } from "../config";
+import { closeDb } from "../db/client";
+import { runMigrations } from "../db/migrate";
+import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
+import { log } from "../log";
+import { bootstrap } from "../workspaces/bootstrap";
+
+/**
+ * The web process: Next.js (API under /v1 and the console) behind a plain Node HTTP server.
+ * why a custom server: route handlers cannot see the socket, and the rate limit needs the
+ * client's address; this server passes it on in a header that clients cannot forge.
+ */
+async function main() {
+  process.env.FOLIO_PROCESS ??= "web";
+  const cfg = config();
+  process.env.NEXTAUTH_URL = cfg.PUBLIC_URL;
+  await runMigrations(cfg.DATABASE_URL!);
+  await bootstrap();
+
+  const app = next({ dev: false, dir: path.resolve(__dirname, "../.."), hostname: cfg.HOST, port: cfg.PORT });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => {
+    req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+    void handle(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(cfg.PORT, cfg.HOST, () => log().info({ port: cfg.PORT, publicUrl: cfg.PUBLIC_URL }, "web server listening"));
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log().info({ signal }, "web server stopping");
+    server.close(async () => {
+      await closeDb();
+      log().flush();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError) console.error(err.message);
+  else console.error("web server failed to start:", err);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { recordAudit } from "../audit";
+import type { Ctx } from "../auth/context";
+import { withTx, db } from "../db/client";
+import { newId } from "../db/ids";
+import { roles, type Role } from "../db/schema";
+import { conflict } from "../errors";
+import { hashPassword, verifyPassword } from "./password";
+import * as repo from "./repository";
+
+export { findMembership, firstWorkspaceOf } from "./repository";
+
+export const CreateUserInput = z.strictObject({
+  email: z.email().max(254),
+  password: z.string().min(8).max(1024),
+  name: z.string().max(200).optional(),
+  role: z.enum(roles),
+  platformAdmin: z.boolean().default(false),
+});
+export type CreateUserInput = z.input<typeof CreateUserInput>;
+
+export type User = { id: string; email: string; name?: string; platformAdmin: boolean; workspaceId: string; role: Role };
+
+/** Creates a person with a password and makes them a member of ctx's workspace with the given role. */
+export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User> {
+  const v = CreateUserInput.parse(input);
+  const passwordHash = await hashPassword(v.password);
+  return withTx(async (tx) => {
+    const email = v.email.toLowerCase();
+    if (await repo.findUserByEmail(tx, email)) throw conflict(`A user with email ${email} already exists`);
+    const user = await repo.insertUser(tx, { id: newId("usr"), email, name: v.name, passwordHash, platformAdmin: v.platformAdmin });
+    await repo.insertMembership(tx, { workspaceId: ctx.workspaceId, userId: user.id, role: v.role });
+    await recordAudit(tx, ctx, "user.create", { type: "user", id: user.id }, { email, role: v.role, platformAdmin: v.platformAdmin });
+    const out: User = { id: user.id, email, platformAdmin: user.platformAdmin, workspaceId: ctx.workspaceId, role: v.role };
+    if (user.name) out.name = user.name;
+    return out;
+  });
+}
+
+/** The user for an email and password, or undefined; the same work is done for unknown emails. */
+export async function verifyCredentials(email: string, password: string) {
+  const user = await repo.findUserByEmail(db(), email);
+  // why: hash even when the user is unknown, so timing does not tell which emails exist.
+  const ok = await verifyPassword(password, user?.passwordHash ?? "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=");
+  return ok && user ? user : undefined;
+}

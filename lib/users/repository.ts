@@ -1,0 +1,39 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Executor } from "../db/client";
+import { memberships, users, workspaces } from "../db/schema";
+
+export async function insertUser(ex: Executor, row: typeof users.$inferInsert) {
+  const [u] = await ex.insert(users).values(row).returning();
+  return u!;
+}
+
+export async function findUserByEmail(ex: Executor, email: string) {
+  const [u] = await ex.select().from(users).where(eq(users.email, email.toLowerCase()));
+  return u;
+}
+
+export async function insertMembership(ex: Executor, row: typeof memberships.$inferInsert) {
+  await ex.insert(memberships).values(row);
+}
+
+/** The user's role in the workspace with the workspace's suspension, or undefined if not a member. */
+export async function findMembership(ex: Executor, userId: string, workspaceId: string) {
+  const [m] = await ex
+    .select({ role: memberships.role, platformAdmin: users.platformAdmin, suspended: workspaces.suspended })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(and(eq(memberships.userId, userId), eq(memberships.workspaceId, workspaceId)));
+  return m;
+}
+
+/** The workspace a user lands in after sign-in: the first one they joined. */
+export async function firstWorkspaceOf(ex: Executor, userId: string) {
+  const [m] = await ex
+    .select({ workspaceId: memberships.workspaceId })
+    .from(memberships)
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt))
+    .limit(1);
+  return m?.workspaceId;
+}

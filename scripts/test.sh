@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# npm test: the whole suite. Lint, typecheck, unit tests, then integration tests against a real
+# PostgreSQL, a real Chromium and a server started over real HTTP (lib/testing/global-setup.ts).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-system.sh --test
+bash scripts/ensure-node-modules.sh
+export PATH="$PWD/node_modules/.bin:$PATH" NEXT_TELEMETRY_DISABLED=1
+echo "== lint"; eslint . --max-warnings=0
+echo "== typecheck"; tsc --noEmit
+bash scripts/ensure-build.sh
+echo "== tests"; vitest run "$@"

@@ -1,0 +1,5 @@
+import { runMaintenance } from "@/lib/jobs/maintenance";
+
+export async function handleMaintenance() {
+  await runMaintenance();
+}
