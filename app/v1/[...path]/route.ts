@@ -1,4 +1,4 @@
-import { notFound } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { toErrorResponse } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 
@@ -6,7 +6,8 @@ import { log } from "@/lib/log";
 // why: no body or query parsing here, so any method and body get the same 404.
 function unknown(req: Request) {
   const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
-  return toErrorResponse(notFound("endpoint", `${req.method} ${new URL(req.url).pathname}`), requestId, log());
+  const error = new AppError("NOT_FOUND", `No endpoint ${req.method} ${new URL(req.url).pathname}`);
+  return toErrorResponse(error, requestId, log());
 }
 
 export { unknown as GET, unknown as POST, unknown as PUT, unknown as PATCH, unknown as DELETE };

@@ -1,0 +1,95 @@
+import fs from "node:fs";
+import path from "node:path";
+import postgres from "postgres";
+import type { TestProject } from "vitest/node";
+import { createDatabase, ensureEmbeddedPostgres } from "../db/embedded";
+import { runMigrations } from "../db/migrate";
+import { projectRoot, startProcess, startWebServer, type Started, type WebServer } from "./server";
+
+/** Fixed credentials of the test server's bootstrap owner and deploy key. */
+export const TEST_ADMIN = { email: "owner@folio.test", password: "correct-horse-battery" };
+export const TEST_DEPLOY_KEY = `folio_DeployKeyForTests${"0".repeat(23)}`;
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseUrl: string;
+    adminUrl: string;
+    dataDir: string;
+    serverEnv: Record<string, string>;
+  }
+}
+
+/**
+ * Once per `vitest run`: a real PostgreSQL (the embedded cluster under .data/test, started the
+ * same way as in production), a fresh database, and the web server and worker as real processes.
+ */
+export default async function setup(project: TestProject) {
+  const testRoot = path.join(projectRoot, ".data", "test");
+  const runId = `${Date.now()}_${process.pid}`;
+  const dataDir = path.join(testRoot, "runs", runId);
+  fs.mkdirSync(dataDir, { recursive: true });
+
+  const pg = await ensureEmbeddedPostgres({
+    dir: path.join(testRoot, "postgres"),
+    database: "postgres",
+    // why: test data is thrown away; durability only costs time here.
+    extraConf: ["fsync = off", "synchronous_commit = off", "full_page_writes = off"],
+  });
+  const adminUrl = pg.url;
+  const database = `folio_test_${runId}`;
+  await dropOldTestDatabases(adminUrl);
+  await createDatabase(adminUrl, database);
+  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
+  await runMigrations(databaseUrl);
+
+  const serverEnv: Record<string, string> = {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    API_RATE_LIMIT_PER_MINUTE: "1000000",
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    DEPLOY_API_KEY: TEST_DEPLOY_KEY,
+    LOG_LEVEL: "info",
+  };
+  const web: WebServer = await startWebServer(serverEnv, dataDir);
+  const worker: Started = startProcess("worker/index.ts", { ...serverEnv, FOLIO_PROCESS: "worker" }, path.join(dataDir, "worker.log"));
+
+  project.provide("baseUrl", web.baseUrl);
+  project.provide("databaseUrl", databaseUrl);
+  project.provide("adminUrl", adminUrl);
+  project.provide("dataDir", dataDir);
+  project.provide("serverEnv", serverEnv);
+
+  return async () => {
+    await Promise.all([web.stop(), worker.stop()]);
+    const othersRunning = await dropDatabase(adminUrl, database);
+    if (pg.startedHere && !othersRunning) pg.stop();
+  };
+}
+
+/** Databases of runs that ended more than an hour ago (a run that crashed leaves its own). */
+async function dropOldTestDatabases(adminUrl: string) {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ datname: string }[]>`select datname from pg_database where datname like 'folio_test_%'`;
+    for (const r of rows) {
+      const startedAt = Number(r.datname.split("_")[2]);
+      if (startedAt < Date.now() - 3_600_000) await sql.unsafe(`drop database if exists "${r.datname}" with (force)`);
+    }
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** Drops this run's database; tells whether other runs are still using the cluster. */
+async function dropDatabase(adminUrl: string, database: string): Promise<boolean> {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`drop database if exists "${database}" with (force)`);
+    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname like 'folio_test_%'`;
+    return (row?.n ?? 0) > 0;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}

@@ -1,0 +1,40 @@
+import { inject } from "vitest";
+
+export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
+
+export type ApiOptions = {
+  method?: string;
+  key?: string;
+  cookie?: string;
+  /** An object is sent as JSON; a string as is (with the given content type). */
+  body?: unknown;
+  headers?: Record<string, string>;
+  baseUrl?: string;
+};
+
+/** One real HTTP request to the server under test; parses JSON answers. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function api<T = any>(path: string, opts: ApiOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers["x-api-key"] = opts.key;
+  if (opts.cookie) headers.cookie = opts.cookie;
+  let body: string | undefined;
+  if (opts.body !== undefined) {
+    body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(`${opts.baseUrl ?? inject("baseUrl")}${path}`, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  if (res.headers.get("content-type")?.includes("application/json")) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** Asserts the spec's error envelope and returns the error. */
+export function expectError(res: ApiResponse, status: number, code: string) {
+  const e = (res.body as { error?: { code: string; message: string; retryable: boolean; details?: unknown[] } })?.error;
+  if (res.status !== status || !e || e.code !== code || typeof e.message !== "string" || typeof e.retryable !== "boolean") {
+    throw new Error(`expected ${status} ${code}, got ${res.status}: ${res.text.slice(0, 500)}`);
+  }
+  return e;
+}

@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+
+export const projectRoot = path.resolve(__dirname, "../..");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export type Started = { proc: ChildProcess; logFile: string; stop: () => Promise<void> };
+
+/** Starts one of Folio's entry points (web or worker) as a real process; its output goes to logFile. */
+export function startProcess(entry: string, env: Record<string, string>, logFile: string): Started {
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const out = fs.openSync(logFile, "a");
+  const proc = spawn(process.execPath, ["--import", "tsx", entry], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", out, out],
+  });
+  fs.closeSync(out);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once("exit", () => resolve());
+      proc.kill("SIGTERM");
+      setTimeout(() => proc.kill("SIGKILL"), 15_000).unref();
+    });
+  return { proc, logFile, stop };
+}
+
+export async function waitForHttp(url: string, proc?: ChildProcess, timeoutMs = 60_000, logFile?: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (proc && proc.exitCode !== null) {
+      throw new Error(`process exited with ${proc.exitCode} before ${url} answered${logFile ? `:\n${fs.readFileSync(logFile, "utf8").slice(-3000)}` : ""}`);
+    }
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export type WebServer = { baseUrl: string; stop: () => Promise<void>; logFile: string };
+
+/**
+ * Starts a web server on a free port against the given database. Tests that need a differently
+ * configured server (a small rate limit) start their own with this.
+ */
+export async function startWebServer(env: Record<string, string>, logDir: string): Promise<WebServer> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logFile = path.join(logDir, `web-${port}.log`);
+  const s = startProcess("lib/server/web.ts", { PUBLIC_URL: baseUrl, ...env, PORT: String(port), HOST: "127.0.0.1", FOLIO_PROCESS: "web" }, logFile);
+  await waitForHttp(`${baseUrl}/readyz`, s.proc, 60_000, logFile);
+  return { baseUrl, stop: s.stop, logFile };
+}
