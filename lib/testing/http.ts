@@ -1,5 +1,6 @@
 import { inject } from "vitest";
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
 
 export type ApiOptions = {
