@@ -136,7 +136,9 @@ function loadOrCreateSecretKey(dataDir: string): Buffer {
 
 /** Parses "10.0.0.0/8", "::1" or "2001:db8::/32" into bytes and a prefix length. */
 export function parseCidr(s: string): { bytes: Uint8Array; prefix: number } | null {
-  const [addr, prefixText] = s.split("/");
+  const parts = s.split("/");
+  if (parts.length > 2) return null;
+  const [addr, prefixText] = parts;
   const bytes = parseIp(addr ?? "");
   if (!bytes) return null;
   const max = bytes.length * 8;
@@ -166,7 +168,8 @@ export function parseIp(s: string): Uint8Array | null {
   const left = toGroups(halves[0]!);
   const right = halves.length === 2 ? toGroups(halves[1]!) : [];
   const fill = 8 - left.length - right.length;
-  if ((halves.length === 1 && fill !== 0) || fill < 0) return null;
+  // "::" stands for at least one zero group (RFC 4291).
+  if ((halves.length === 1 && fill !== 0) || (halves.length === 2 && fill < 1)) return null;
   const groups = [...left, ...Array<string>(halves.length === 2 ? fill : 0).fill("0"), ...right];
   if (groups.length !== 8 || groups.some((g) => !/^[0-9a-fA-F]{1,4}$/.test(g))) return null;
   const out = new Uint8Array(16);

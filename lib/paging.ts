@@ -13,7 +13,7 @@ export type Page<T> = { items: T[]; nextCursor?: string };
 /** The position after which the next page starts: newest-first lists order by (createdAt, id). */
 export type Cursor = { createdAt: Date; id: string };
 
-/** Opaque to callers: base64url JSON. A cursor that does not decode answers 400 naming `cursor`. */
+/** Opaque to callers: base64url JSON. A cursor that does not decode answers 400 naming `query.cursor`. */
 export function encodeCursor(c: Cursor): string {
   return Buffer.from(JSON.stringify([c.createdAt.toISOString(), c.id])).toString("base64url");
 }
@@ -29,7 +29,7 @@ export function decodeCursor(cursor: string | undefined): Cursor | undefined {
   } catch {
     // fall through to the error below
   }
-  throw invalidValue("cursor", "is not a cursor this list returned");
+  throw invalidValue("query.cursor", "is not a cursor this list returned");
 }
 
 /**

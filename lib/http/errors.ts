@@ -36,7 +36,7 @@ export function toErrorResponse(err: unknown, requestId: string, logger: Logger)
   if (err instanceof AppError) e = err;
   else if (err instanceof ZodError) e = fromZodError(err);
   else {
-    logger.error({ err }, "unexpected error");
+    logger.error({ err, requestId }, "unexpected error");
     e = new AppError("INTERNAL", `Internal error; quote request id ${requestId} when reporting it`);
   }
   const body: Envelope = { error: { code: e.code, message: e.message, retryable: e.retryable } };

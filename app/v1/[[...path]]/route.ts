@@ -7,7 +7,7 @@ import { log } from "@/lib/log";
 function unknown(req: Request) {
   const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
   const error = new AppError("NOT_FOUND", `No endpoint ${req.method} ${new URL(req.url).pathname}`);
-  return toErrorResponse(error, requestId, log());
+  return toErrorResponse(error, requestId, log().child({ requestId }));
 }
 
-export { unknown as GET, unknown as POST, unknown as PUT, unknown as PATCH, unknown as DELETE };
+export { unknown as GET, unknown as HEAD, unknown as OPTIONS, unknown as POST, unknown as PUT, unknown as PATCH, unknown as DELETE };

@@ -1,0 +1,338 @@
+import http from "node:http";
+import { beforeAll, describe, expect, it } from "vitest";
+import { inject } from "vitest";
+import { createTestWorkspace, type TestWorkspace } from "../testing/factories";
+import { api, expectError, type ApiOptions, type ApiResponse } from "../testing/http";
+
+// The wrapper's steps, seen from outside: POST /v1/api-keys (console session, JSON body, 1 MiB
+// limit) stands for an ordinary endpoint with a body, GET /v1/audit-events for a paged query.
+
+const MiB = 1024 * 1024;
+
+/** One request through the real server; every answer, success or error, carries x-request-id. */
+async function call(path: string, opts: ApiOptions = {}): Promise<ApiResponse> {
+  const res = await api(path, opts);
+  expect(res.headers.get("x-request-id") ?? `(no x-request-id; status ${res.status}, ${res.text.slice(0, 60)})`, `x-request-id on ${opts.method ?? "GET"} ${path}`).toMatch(/^[\w.:-]{1,128}$/);
+  return res;
+}
+
+/** The spec's envelope: exactly code, message, retryable (+ details when given); nothing else. */
+function expectEnvelope(res: ApiResponse, status: number, code: string, retryable = false) {
+  const e = expectError(res, status, code);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+  expect(Object.keys(res.body as object)).toEqual(["error"]);
+  const keys = Object.keys(e).sort();
+  expect(keys).toEqual(e.details === undefined ? ["code", "message", "retryable"] : ["code", "details", "message", "retryable"]);
+  expect(e.message.length).toBeGreaterThan(0);
+  expect(e.retryable).toBe(retryable);
+  if (e.details !== undefined) {
+    expect(Array.isArray(e.details)).toBe(true);
+    for (const d of e.details as Record<string, unknown>[]) {
+      expect(typeof d.message).toBe("string");
+      for (const k of Object.keys(d)) expect(["path", "message"]).toContain(k);
+    }
+  }
+  return e as typeof e & { details?: { path?: string; message: string }[] };
+}
+
+const paths = (e: { details?: { path?: string }[] }) => (e.details ?? []).map((d) => d.path);
+
+type RawResult = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+/**
+ * A request written by hand with node:http: the body is sent as the given chunks and the request
+ * is ended only when `end` is true, so a test can see whether the server answers before the body
+ * is complete. Resolves with the first complete response, or rejects after `timeoutMs`.
+ */
+function rawRequest(
+  path: string,
+  opts: { method?: string; headers: Record<string, string | number>; chunks?: Buffer[]; end: boolean; timeoutMs?: number },
+): Promise<RawResult> {
+  const url = new URL(path, inject("baseUrl"));
+  return new Promise<RawResult>((resolve, reject) => {
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      fn();
+      req.destroy();
+    };
+    const req = http.request(url, { method: opts.method ?? "POST", headers: opts.headers, agent: false }, (res) => {
+      const parts: Buffer[] = [];
+      res.on("data", (c: Buffer) => parts.push(c));
+      res.on("end", () => finish(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString("utf8") })));
+      res.on("error", (err) => finish(() => reject(err)));
+    });
+    // why: once the server has answered and stopped reading, writes may fail with EPIPE/ECONNRESET.
+    req.on("error", (err) => finish(() => reject(err)));
+    const timer = setTimeout(
+      () => finish(() => reject(new Error(`no response within ${opts.timeoutMs ?? 5000} ms: the server waited for the whole body`))),
+      opts.timeoutMs ?? 5000,
+    );
+    for (const c of opts.chunks ?? []) req.write(c);
+    if (opts.end) req.end();
+  });
+}
+
+function rawEnvelope(r: RawResult, status: number, code: string) {
+  expect(r.headers["x-request-id"]).toMatch(/^[\w.:-]{1,128}$/);
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(r.headers)) if (typeof v === "string") headers.set(k, v);
+  return expectEnvelope({ status: r.status, headers, body: JSON.parse(r.body), text: r.body }, status, code);
+}
+
+const validKey = { name: "wrapper test", scopes: ["audit:read"] };
+
+describe("apiRoute: body handling (POST /v1/api-keys)", () => {
+  // why one workspace here: every request below is refused before the handler runs, so none
+  // changes anything that another case could see; signing in once keeps the file fast.
+  let w: TestWorkspace;
+  let cookie: string;
+  beforeAll(async () => {
+    w = await createTestWorkspace();
+    cookie = (await w.signIn("owner")).cookie;
+  });
+
+  it("accepts application/json with a charset parameter (the happy path the refusals are measured against)", async () => {
+    const res = await call("/v1/api-keys", { cookie, body: validKey, headers: { "content-type": "application/json; charset=utf-8" } });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: "wrapper test", scopes: ["audit:read"], secret: expect.stringMatching(/^folio_/) });
+  });
+
+  it("answers 415 BAD_REQUEST for content-type text/plain", async () => {
+    const res = await call("/v1/api-keys", { cookie, body: JSON.stringify(validKey), headers: { "content-type": "text/plain" } });
+    const e = expectEnvelope(res, 415, "BAD_REQUEST");
+    expect(e.message).toContain("application/json");
+  });
+
+  it("answers 415 BAD_REQUEST when content-type is missing", async () => {
+    const body = Buffer.from(JSON.stringify(validKey));
+    const r = await rawRequest("/v1/api-keys", { headers: { cookie, "content-length": body.length }, chunks: [body], end: true });
+    rawEnvelope(r, 415, "BAD_REQUEST");
+  });
+
+  it("answers 413 LIMIT_EXCEEDED for Content-Length 1 MiB + 1 before the body has arrived", async () => {
+    // Only 64 KiB of the announced 1 MiB + 1 are sent and the request is never ended: a server
+    // that read the body before checking its size would never answer.
+    const r = await rawRequest("/v1/api-keys", {
+      headers: { cookie, "content-type": "application/json", "content-length": MiB + 1 },
+      chunks: [Buffer.from(`{"name":"${"a".repeat(64 * 1024 - 9)}`)],
+      end: false,
+      timeoutMs: 5000,
+    });
+    const e = rawEnvelope(r, 413, "LIMIT_EXCEEDED");
+    expect(e.message).toContain("1 MiB");
+  });
+
+  it("answers 413 LIMIT_EXCEEDED for a chunked body that streams past 1 MiB, without waiting for its end", async () => {
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    const chunks = [Buffer.from('{"name":"'), ...Array.from({ length: MiB / chunk.length + 1 }, () => chunk)];
+    const r = await rawRequest("/v1/api-keys", {
+      headers: { cookie, "content-type": "application/json", "transfer-encoding": "chunked" },
+      chunks,
+      end: false,
+      timeoutMs: 5000,
+    });
+    rawEnvelope(r, 413, "LIMIT_EXCEEDED");
+  });
+
+  it("does not refuse a body of exactly 1 MiB for its size", async () => {
+    const head = '{"name":"k","scopes":["audit:read"],"pad":"';
+    const tail = '"}';
+    const text = head + "a".repeat(MiB - head.length - tail.length) + tail;
+    expect(Buffer.byteLength(text)).toBe(MiB);
+    const res = await call("/v1/api-keys", { cookie, body: text });
+    // The size passes; the unknown field "pad" is what is refused.
+    const e = expectEnvelope(res, 400, "BAD_REQUEST");
+    expect(paths(e)).toEqual(["pad"]);
+  });
+
+  it("does not refuse a chunked body of exactly 1 MiB for its size", async () => {
+    const head = '{"name":"k","scopes":["audit:read"],"pad":"';
+    const tail = '"}';
+    const text = Buffer.from(head + "a".repeat(MiB - head.length - tail.length) + tail);
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < text.length; i += 100_000) chunks.push(text.subarray(i, i + 100_000));
+    const r = await rawRequest("/v1/api-keys", {
+      headers: { cookie, "content-type": "application/json", "transfer-encoding": "chunked" },
+      chunks,
+      end: true,
+    });
+    expect(paths(rawEnvelope(r, 400, "BAD_REQUEST"))).toEqual(["pad"]);
+  });
+
+  it("answers 400 for a body that is not JSON", async () => {
+    expectEnvelope(await call("/v1/api-keys", { cookie, body: '{"name": "k", ' }), 400, "BAD_REQUEST");
+    expectEnvelope(await call("/v1/api-keys", { method: "POST", cookie, body: "", headers: { "content-type": "application/json" } }), 400, "BAD_REQUEST");
+  });
+
+  it("answers 400 naming the field for a NUL character in a string value", async () => {
+    const res = await call("/v1/api-keys", { cookie, body: '{"name":"a\\u0000b","scopes":["audit:read"]}' });
+    const e = expectEnvelope(res, 400, "BAD_REQUEST");
+    expect(paths(e)).toEqual(["name"]);
+    expect(e.message).toContain("name");
+  });
+
+  it("answers 400 naming the nested path for a NUL character deep in the body", async () => {
+    const res = await call("/v1/api-keys", { cookie, body: '{"name":"k","scopes":["audit:read"],"meta":{"list":[1,"x\\u0000"]}}' });
+    expect(paths(expectEnvelope(res, 400, "BAD_REQUEST"))).toEqual(["meta.list.1"]);
+  });
+
+  it("answers 400 naming the field for an unpaired surrogate", async () => {
+    const res = await call("/v1/api-keys", { cookie, body: '{"name":"a\\ud800b","scopes":["audit:read"]}' });
+    expect(paths(expectEnvelope(res, 400, "BAD_REQUEST"))).toEqual(["name"]);
+    const low = await call("/v1/api-keys", { cookie, body: '{"name":"\\udc00","scopes":["audit:read"]}' });
+    expect(paths(expectEnvelope(low, 400, "BAD_REQUEST"))).toEqual(["name"]);
+  });
+
+  it("accepts a correctly paired surrogate (an emoji written as \\ud83d\\ude00)", async () => {
+    const res = await call("/v1/api-keys", { cookie, body: '{"name":"smile \\ud83d\\ude00","scopes":["audit:read"]}' });
+    expect(res.status).toBe(201);
+    expect(res.body.name).toBe("smile \u{1F600}");
+  });
+
+  it("answers 400 with details path bogus for an unknown body field", async () => {
+    const res = await call("/v1/api-keys", { cookie, body: { ...validKey, bogus: 1 } });
+    const e = expectEnvelope(res, 400, "BAD_REQUEST");
+    expect(paths(e)).toEqual(["bogus"]);
+    expect(e.message).toContain("bogus");
+  });
+
+  it("names each unknown field and each bad value, with array indexes as numbers", async () => {
+    const res = await call("/v1/api-keys", { cookie, body: { name: "k", scopes: ["audit:read", "nope"], bogus: 1, other: { x: 1 } } });
+    const e = expectEnvelope(res, 400, "BAD_REQUEST");
+    expect(paths(e).sort()).toEqual(["bogus", "other", "scopes.1"]);
+  });
+
+  it("answers 400 for a body that is JSON but not an object", async () => {
+    expectEnvelope(await call("/v1/api-keys", { cookie, body: "[1,2]" }), 400, "BAD_REQUEST");
+    expectEnvelope(await call("/v1/api-keys", { cookie, body: "null" }), 400, "BAD_REQUEST");
+  });
+});
+
+describe("apiRoute: query handling (GET /v1/audit-events)", () => {
+  let w: TestWorkspace;
+  beforeAll(async () => {
+    w = await createTestWorkspace();
+  });
+
+  it("answers a valid page (the baseline for the refusals below)", async () => {
+    const res = await call("/v1/audit-events?limit=100", { key: w.key });
+    expect(res.status).toBe(200);
+    expect(Array.isArray(res.body.items)).toBe(true);
+  });
+
+  it("answers 400 with details path query.bogus for an unknown query parameter", async () => {
+    const e = expectEnvelope(await call("/v1/audit-events?bogus=1", { key: w.key }), 400, "BAD_REQUEST");
+    expect(paths(e)).toEqual(["query.bogus"]);
+  });
+
+  it("answers 400 for a repeated query parameter", async () => {
+    const e = expectEnvelope(await call("/v1/audit-events?limit=5&limit=6", { key: w.key }), 400, "BAD_REQUEST");
+    expect(paths(e)).toEqual(["query.limit"]);
+  });
+
+  it.each(["0", "101", "-1", "2.5", "ten"])("answers 400 naming query.limit for limit=%s", async (limit) => {
+    const e = expectEnvelope(await call(`/v1/audit-events?limit=${limit}`, { key: w.key }), 400, "BAD_REQUEST");
+    expect(paths(e)).toEqual(["query.limit"]);
+  });
+
+  it("answers 400 naming cursor for a cursor the list did not return", async () => {
+    for (const cursor of ["garbage", Buffer.from('["not a date","x"]').toString("base64url"), "x".repeat(600)]) {
+      const e = expectEnvelope(await call(`/v1/audit-events?cursor=${cursor}`, { key: w.key }), 400, "BAD_REQUEST");
+      expect(paths(e)).toHaveLength(1);
+      expect(paths(e)[0]).toMatch(/(^|\.)cursor$/);
+      expect(e.message).toContain("cursor");
+    }
+  });
+});
+
+describe("apiRoute: unknown endpoints", () => {
+  it.each(["GET", "POST", "PUT", "PATCH", "DELETE"])("answers %s to an unknown /v1 path with the 404 envelope", async (method) => {
+    const res = await call("/v1/no-such-thing/abc?x=1", {
+      method,
+      body: method === "GET" || method === "DELETE" ? undefined : { anything: true },
+    });
+    const e = expectEnvelope(res, 404, "NOT_FOUND");
+    expect(res.text).not.toMatch(/<html/i);
+    expect(e.message).toContain("/v1/no-such-thing/abc");
+  });
+
+  it("answers HEAD to an unknown /v1 path with 404", async () => {
+    const res = await fetch(`${inject("baseUrl")}/v1/no-such-thing`, { method: "HEAD" });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("answers OPTIONS to an unknown /v1 path with the 404 envelope", async () => {
+    expectEnvelope(await call("/v1/no-such-thing", { method: "OPTIONS" }), 404, "NOT_FOUND");
+  });
+
+  it("answers GET /v1 itself (no endpoint there) with the 404 envelope, not an HTML page", async () => {
+    expectEnvelope(await call("/v1"), 404, "NOT_FOUND");
+    expectEnvelope(await call("/v1/"), 404, "NOT_FOUND");
+  });
+
+  it("answers the 404 envelope below a known resource", async () => {
+    expectEnvelope(await call("/v1/api-keys/key_x/no-such-action", { method: "POST" }), 404, "NOT_FOUND");
+  });
+});
+
+describe("apiRoute: the envelope of each status it produces", () => {
+  it("400 BAD_REQUEST has details; retryable false", async () => {
+    const w = await createTestWorkspace();
+    const { cookie } = await w.signIn("owner");
+    const e = expectEnvelope(await call("/v1/api-keys", { cookie, body: { scopes: ["audit:read"] } }), 400, "BAD_REQUEST");
+    expect(paths(e)).toEqual(["name"]);
+  });
+
+  it("401 UNAUTHORIZED without a key or session", async () => {
+    expectEnvelope(await call("/v1/audit-events"), 401, "UNAUTHORIZED");
+    expectEnvelope(await call("/v1/api-keys", { body: validKey }), 401, "UNAUTHORIZED");
+    expectEnvelope(await call("/v1/audit-events", { key: `folio_${"x".repeat(40)}` }), 401, "UNAUTHORIZED");
+  });
+
+  it("403 FORBIDDEN for an API key on a console-only action and for a missing scope", async () => {
+    const w = await createTestWorkspace();
+    expectEnvelope(await call("/v1/api-keys", { key: w.key, body: validKey }), 403, "FORBIDDEN");
+    const narrow = await w.newKey(["render:read"]);
+    const e = expectEnvelope(await call("/v1/audit-events", { key: narrow.secret }), 403, "FORBIDDEN");
+    expect(e.message).toContain("audit:read");
+  });
+
+  it("404 NOT_FOUND for an unknown key id", async () => {
+    const w = await createTestWorkspace();
+    const { cookie } = await w.signIn("owner");
+    expectEnvelope(await call("/v1/api-keys/key_doesnotexist/rotate", { method: "POST", cookie }), 404, "NOT_FOUND");
+  });
+
+  it("409 CONFLICT for rotating the same key twice", async () => {
+    const w = await createTestWorkspace();
+    const { cookie } = await w.signIn("owner");
+    const made = await call("/v1/api-keys", { cookie, body: validKey });
+    expect(made.status).toBe(201);
+    const first = await call(`/v1/api-keys/${made.body.id}/rotate`, { method: "POST", cookie });
+    expect(first.status).toBe(201);
+    const again = await call(`/v1/api-keys/${made.body.id}/rotate`, { method: "POST", cookie });
+    expectEnvelope(again, 409, "CONFLICT");
+  });
+
+  it("413 LIMIT_EXCEEDED and 415 BAD_REQUEST (retryable false, no other keys)", async () => {
+    const w = await createTestWorkspace();
+    const { cookie } = await w.signIn("owner");
+    const big = '{"name":"' + "a".repeat(MiB) + '"}';
+    expectEnvelope(await call("/v1/api-keys", { cookie, body: big }), 413, "LIMIT_EXCEEDED");
+    expectEnvelope(await call("/v1/api-keys", { cookie, body: "{}", headers: { "content-type": "application/xml" } }), 415, "BAD_REQUEST");
+  });
+
+  // 429 RATE_LIMITED (retryable true, Retry-After) needs a server with a small limit: see rate-limit.test.ts.
+
+  it("echoes a well-formed x-request-id on errors and replaces a malformed one", async () => {
+    const echoed = await call("/v1/audit-events", { headers: { "x-request-id": "trace.abc-123" } });
+    expect(echoed.status).toBe(401);
+    expect(echoed.headers.get("x-request-id")).toBe("trace.abc-123");
+    const replaced = await call("/v1/audit-events", { headers: { "x-request-id": "bad id <script>" } });
+    expect(replaced.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+});
