@@ -27,6 +27,8 @@ const usage = `Usage: npm run --silent admin -- <command> [--json]
   user create --email E --password P --workspace ID --role owner|admin|member|content_editor [--platform-admin]
   key create --workspace ID --name N --scopes s1,s2|all [--expires-in-days N]`;
 
+const commands = ["workspace create", "workspace list", "workspace suspend", "workspace unsuspend", "workspace limits", "user create", "key create"];
+
 const options = {
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
@@ -143,6 +145,7 @@ async function main() {
       console.log(usage);
       return;
     }
+    if (!commands.includes(`${positionals[0]} ${positionals[1]}`)) throw badRequest(`Unknown command: ${positionals.join(" ")}\n${usage}`);
     ({ embedded } = await openDatabase());
     const out = await run(positionals, values);
     console.log(json ? JSON.stringify(out.json) : out.text);

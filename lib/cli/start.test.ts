@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDatabase } from "../db/embedded";
+import { signIn } from "../testing/factories";
+import { api } from "../testing/http";
+import { freePort, projectRoot } from "../testing/server";
+
+const ADMIN_EMAIL = "boss@folio.test";
+
+type Running = { proc: ChildProcess; output: () => string; exited: Promise<number | null> };
+
+/** Starts `npm start`'s entry point in its own process group and waits for its banner. */
+async function start(env: NodeJS.ProcessEnv): Promise<Running & { banner: string }> {
+  const proc = spawn(process.execPath, ["--import", "tsx", "lib/cli/start.ts"], {
+    cwd: projectRoot,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  started.push(proc);
+  let stdout = "";
+  let stderr = "";
+  proc.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  const output = () => `stdout:\n${stdout.slice(-4000)}\nstderr:\n${stderr.slice(-4000)}`;
+  const deadline = Date.now() + 90_000;
+  while (!/Folio is running\.[\s\S]*Press Ctrl-C to stop/.test(stdout)) {
+    if (proc.exitCode !== null) throw new Error(`start exited with ${proc.exitCode} before its banner\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`no banner within 90 s\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const banner = stdout.slice(stdout.indexOf("Folio is running."));
+  return { proc, output, exited, banner };
+}
+
+/** SIGTERM to the start process only: it stops the web server and worker it started. */
+async function stop(r: Running, baseUrl: string) {
+  r.proc.kill("SIGTERM");
+  const code = await Promise.race([r.exited, new Promise<"timeout">((res) => setTimeout(() => res("timeout"), 30_000))]);
+  expect(code, r.output()).toBe(0);
+  await expect(fetch(`${baseUrl}/readyz`)).rejects.toThrow();
+}
+
+const started: ChildProcess[] = [];
+
+describe("npm start on an empty database", () => {
+  const adminUrl = inject("adminUrl");
+  const database = `folio_test_${Date.now()}_start_${randomBytes(3).toString("hex")}`;
+  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
+  let dataDir: string;
+  let env: NodeJS.ProcessEnv;
+  let baseUrl: string;
+  let firstKey: string;
+
+  beforeAll(async () => {
+    await createDatabase(adminUrl, database);
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-start-"));
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    env = { ...process.env };
+    // The test server's bootstrap settings must not leak in: this start generates the password.
+    delete env.ADMIN_PASSWORD;
+    delete env.DEPLOY_API_KEY;
+    Object.assign(env, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: baseUrl, ADMIN_EMAIL });
+  });
+
+  afterAll(async () => {
+    for (const p of started) {
+      // Only if a test failed midway: the whole group (start, web server, worker) we spawned.
+      if (p.exitCode === null && p.signalCode === null && p.pid) {
+        try {
+          process.kill(-p.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+    const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    try {
+      await sql.unsafe(`drop database if exists "${database}" with (force)`);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("bootstraps Default with a generated password and an all-scopes key, then stops on SIGTERM", { timeout: 180_000 }, async () => {
+    const r = await start(env);
+    expect(r.banner).toContain(`Console:  ${baseUrl}/   (sign in as ${ADMIN_EMAIL})`);
+    const password = /Password: (\S+)/.exec(r.banner)?.[1];
+    const key = /API key:\s+(\S+)/.exec(r.banner)?.[1];
+    expect(password, r.output()).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(key, r.output()).toMatch(/^folio_/);
+    firstKey = key!;
+    expect(fs.readFileSync(path.join(dataDir, "quickstart-key"), "utf8").trim()).toBe(key);
+    expect(fs.statSync(path.join(dataDir, "quickstart-key")).mode & 0o777).toBe(0o600);
+    expect(r.banner).toContain(`curl -s ${baseUrl}/v1/instance -H 'x-api-key: ${key}'`);
+
+    const instance = await api("/v1/instance", { baseUrl });
+    expect(instance.status).toBe(200);
+    expect(instance.body).toMatchObject({ name: "Folio", apiVersion: "v1", publicUrl: baseUrl });
+
+    const audit = await api<{ items: { action: string; actor: object; targetType: string; details: Record<string, unknown> }[] }>(
+      "/v1/audit-events?limit=100",
+      { baseUrl, key },
+    );
+    expect(audit.status, audit.text).toBe(200);
+    expect(audit.body.items.filter((e) => e.action === "workspace.create")).toEqual([
+      expect.objectContaining({ actor: { type: "system", id: "bootstrap" }, targetType: "workspace", details: { name: "Default" } }),
+    ]);
+    expect(audit.body.items.filter((e) => e.action === "user.create")).toEqual([
+      expect.objectContaining({ details: { email: ADMIN_EMAIL, role: "owner", platformAdmin: true } }),
+    ]);
+
+    expect(await signIn(ADMIN_EMAIL, password!, baseUrl)).toMatch(/next-auth\.session-token=/);
+    await expect(signIn(ADMIN_EMAIL, `${password}x`, baseUrl)).rejects.toThrow("sign-in failed");
+
+    await stop(r, baseUrl);
+  });
+
+  it("reuses the saved key and changes nothing on the second start", { timeout: 180_000 }, async () => {
+    expect(firstKey).toBeDefined();
+    const r = await start(env);
+    expect(/API key:\s+(\S+)/.exec(r.banner)?.[1]).toBe(firstKey);
+    expect(r.banner).not.toContain("Password:");
+    expect((await api("/v1/audit-events", { baseUrl, key: firstKey })).status).toBe(200);
+
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      const workspaces = await sql<{ name: string }[]>`select name from workspaces`;
+      expect(workspaces).toEqual([{ name: "Default" }]);
+      const [users] = await sql<{ n: number }[]>`select count(*)::int as n from users`;
+      expect(users!.n).toBe(1);
+      const [keys] = await sql<{ n: number }[]>`select count(*)::int as n from api_keys`;
+      expect(keys!.n).toBe(1);
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+
+    await stop(r, baseUrl);
+  });
+});

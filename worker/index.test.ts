@@ -1,0 +1,69 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { queues } from "@/lib/jobs/catalog";
+import { startProcess, type Started } from "@/lib/testing/server";
+
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-worker-"));
+const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
+/** The worker's JSON log lines (anything else it printed is skipped). */
+const lines = (file: string) =>
+  read(file)
+    .split("\n")
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as { msg?: string; level?: number; process?: string; signal?: string }];
+      } catch {
+        return [];
+      }
+    });
+
+let worker: Started | undefined;
+
+afterAll(async () => {
+  await worker?.stop();
+  fs.rmSync(logDir, { recursive: true, force: true });
+});
+
+describe("worker", () => {
+  it("starts, schedules maintenance, and stops cleanly on SIGTERM", { timeout: 60_000 }, async () => {
+    const logFile = path.join(logDir, "worker.log");
+    const before = new Date();
+    worker = startProcess("worker/index.ts", { ...inject("serverEnv"), FOLIO_PROCESS: "worker" }, logFile);
+    const { proc } = worker;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      proc.once("exit", (code, signal) => resolve({ code, signal })),
+    );
+
+    await expect
+      .poll(() => {
+        if (proc.exitCode !== null) throw new Error(`worker exited with ${proc.exitCode}:\n${read(logFile)}`);
+        return lines(logFile).some((l) => l.msg === "worker started");
+      }, { timeout: 30_000, interval: 100 })
+      .toBe(true);
+    expect(lines(logFile).find((l) => l.msg === "worker started")).toMatchObject({ process: "worker", level: 30 });
+
+    const sql = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
+    try {
+      const rows = await sql<{ name: string; cron: string; updatedOn: Date }[]>`
+        select name, cron, updated_on as "updatedOn" from pgboss.schedule where name = 'maintenance'`;
+      expect(rows).toEqual([{ name: "maintenance", cron: queues.maintenance.cron, updatedOn: expect.any(Date) }]);
+      // Written by this worker (the test run's own worker scheduled it earlier, too).
+      expect(rows[0]!.updatedOn.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+
+    const sentAt = Date.now();
+    proc.kill("SIGTERM");
+    const exit = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 15_000))]);
+    expect(exit, read(logFile)).toEqual({ code: 0, signal: null });
+    expect(Date.now() - sentAt).toBeLessThan(15_000);
+    const msgs = lines(logFile).map((l) => l.msg);
+    expect(msgs).toContain("worker stopping");
+    expect(msgs.indexOf("worker stopped")).toBeGreaterThan(msgs.indexOf("worker stopping"));
+    expect(lines(logFile).find((l) => l.msg === "worker stopping")).toMatchObject({ signal: "SIGTERM" });
+  });
+});
