@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Folio needs when they are missing: Chromium and fonts for rendering,
-# PostgreSQL server binaries for the embedded database, poppler-utils for the tests' PDF checks.
+# PostgreSQL server binaries for the embedded database, poppler-utils to rasterise image renders
 # Usage: scripts/ensure-system.sh [--test]
 set -euo pipefail
 
-want=(chromium fonts-dejavu-core fonts-liberation fonts-noto-core)
-[ "${1:-}" = "--test" ] && want+=(poppler-utils)
+want=(chromium fonts-dejavu-core fonts-liberation fonts-noto-core poppler-utils)
+
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || want+=(postgresql)
 
 missing=()

@@ -2,21 +2,38 @@ import { config, ConfigError } from "@/lib/config";
 import { closeDb } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { boss, stopBoss } from "@/lib/jobs/boss";
-import { queues } from "@/lib/jobs/catalog";
+import { queues, type QueuePayload } from "@/lib/jobs/catalog";
 import { log } from "@/lib/log";
+import { BrowserPool } from "@/lib/render-engine/browser";
+import { LEASE_MS, reapAbandonedRenders, renewLeases, watchCancellations } from "@/lib/renders/processing";
 import { handleMaintenance } from "./jobs/maintenance";
+import { handleRender } from "./jobs/render";
+import { handleRetention } from "./jobs/retention";
 
 /**
- * The worker: drains the pg-boss queues. Stops taking jobs on SIGTERM/SIGINT and lets running ones
- * finish within the grace period.
+ * The worker: a warm Chromium and the pg-boss queues. Stops taking jobs on SIGTERM/SIGINT and
+ * lets running renders finish within the render time limit.
  */
 async function main() {
   process.env.FOLIO_PROCESS ??= "worker";
   const cfg = config();
   await runMigrations(cfg.DATABASE_URL!);
+  const pool = new BrowserPool(cfg.WORKER_CONCURRENCY);
+  await pool.start();
+  await watchCancellations();
+
   const b = await boss();
+  await b.work<QueuePayload<"render">>("render", { localConcurrency: cfg.WORKER_CONCURRENCY, batchSize: 1 }, async ([job]) => {
+    if (job) await handleRender(job.data, pool);
+  });
   await b.work("maintenance", async () => handleMaintenance());
+  await b.work("retention", async () => handleRetention());
   await b.schedule("maintenance", queues.maintenance.cron);
+  await b.schedule("retention", queues.retention.cron);
+
+  const every = (ms: number, fn: () => Promise<unknown>, what: string) =>
+    setInterval(() => void fn().catch((err) => log().error({ err }, `${what} failed`)), ms);
+  const timers = [every(LEASE_MS / 3, renewLeases, "lease renewal"), every(5_000, reapAbandonedRenders, "abandoned render check")];
   log().info({ concurrency: cfg.WORKER_CONCURRENCY }, "worker started");
 
   let stopping = false;
@@ -25,6 +42,8 @@ async function main() {
     stopping = true;
     log().info({ signal }, "worker stopping");
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
+    timers.forEach(clearInterval);
+    await pool.close();
     await closeDb();
     log().info("worker stopped");
     log().flush();

@@ -11,10 +11,19 @@ const holder = globalThis as unknown as { [globalKey]?: Promise<PgBoss> };
 /** The process's pg-boss, started once (its schema is created or migrated on first start). */
 export function boss(): Promise<PgBoss> {
   holder[globalKey] ??= (async () => {
-    const b = new PgBoss({ connectionString: config().DATABASE_URL!, schema: "pgboss", max: 4, useListenNotify: true });
+    const worker = config().FOLIO_PROCESS === "worker";
+    // why: web nodes only send jobs; supervising, cron and listening for jobs are the workers' part.
+    const b = new PgBoss({
+      connectionString: config().DATABASE_URL!,
+      schema: "pgboss",
+      max: worker ? 6 : 3,
+      useListenNotify: worker,
+      supervise: worker,
+      schedule: worker,
+    });
     b.on("error", (err) => log().error({ err }, "pg-boss error"));
     await b.start();
-    for (const [name, q] of Object.entries(queues)) await b.createQueue(name, q.options);
+    for (const [name, q] of Object.entries(queues)) await b.createQueue(name, q.options());
     return b;
   })();
   return holder[globalKey];

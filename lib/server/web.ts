@@ -5,7 +5,9 @@ import { config, ConfigError } from "../config";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
+import { boss, stopBoss } from "../jobs/boss";
 import { log } from "../log";
+import { listenForEndedRenders } from "../renders/events";
 import { bootstrap } from "../workspaces/bootstrap";
 
 /**
@@ -19,6 +21,8 @@ async function main() {
   process.env.NEXTAUTH_URL = cfg.PUBLIC_URL;
   await runMigrations(cfg.DATABASE_URL!);
   await bootstrap();
+  // Warm what the first render request would otherwise wait for.
+  await Promise.all([boss(), listenForEndedRenders()]);
 
   const app = next({ dev: false, dir: path.resolve(__dirname, "../.."), hostname: cfg.HOST, port: cfg.PORT });
   await app.prepare();
@@ -36,6 +40,7 @@ async function main() {
     stopping = true;
     log().info({ signal }, "web server stopping");
     server.close(async () => {
+      await stopBoss({ graceful: false, timeout: 1000 }).catch(() => {});
       await closeDb();
       log().flush();
       process.exit(0);

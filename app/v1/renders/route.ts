@@ -1,0 +1,19 @@
+import { apiRoute, MiB, Reply } from "@/lib/http";
+import { requestHash } from "@/lib/idempotency";
+import { PageQuery } from "@/lib/paging";
+import * as renders from "@/lib/renders";
+
+// spec: Limits > Request bodies: POST /v1/renders takes up to 11 MiB.
+export const POST = apiRoute(
+  { scope: "render:create", body: renders.CreateRenderInput, bodyLimit: 11 * MiB, idempotency: true },
+  async ({ ctx, body, idempotencyKey }) => {
+    const idem = idempotencyKey
+      ? { endpoint: "POST /v1/renders", key: idempotencyKey, requestHash: requestHash("POST", "/v1/renders", body) }
+      : undefined;
+    const { render } = await renders.createRender(ctx, body, idem);
+    const r = await renders.waitForRender(ctx, render, body.waitMs);
+    return new Reply(renders.hasEnded(r) ? 200 : 202, renders.toRender(r));
+  },
+);
+
+export const GET = apiRoute({ scope: "render:read", query: PageQuery }, ({ ctx, query }) => renders.listRenders(ctx, query));

@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { ts } from "./columns";
+import { workspaces } from "./workspaces";
+
+export const renderStates = ["queued", "processing", "succeeded", "failed", "cancelled"] as const;
+export type RenderState = (typeof renderStates)[number];
+export const renderFormats = ["pdf", "png", "jpeg"] as const;
+export type RenderFormat = (typeof renderFormats)[number];
+
+export type RenderErrorRecord = { code: string; diagnostic: string; message: string };
+/** What the worker needs besides the document: output options fixed at creation. */
+export type RenderOptions = { image?: { page: number; scale: number }; pageRanges?: string };
+
+export const renders = pgTable(
+  "renders",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id, { onDelete: "cascade" }),
+    state: text("state", { enum: renderStates }).notNull().default("queued"),
+    test: boolean("test").notNull().default(false),
+    /** decisions.md: templateVersion, preview, document, nodeDocument, report. */
+    source: text("source").notNull(),
+    format: text("format", { enum: renderFormats }).notNull(),
+    options: jsonb("options").$type<RenderOptions>().notNull().default({}),
+    /** Rendering attempts started; a crashed or timed-out worker's render is retried up to 3 attempts in all. */
+    attempts: integer("attempts").notNull().default(0),
+    /** While processing: the worker renews it; past it, the render is taken back (worker died). */
+    leaseExpiresAt: ts("lease_expires_at"),
+    error: jsonb("error").$type<RenderErrorRecord>(),
+    pageCount: integer("page_count"),
+    outputBytes: bigint("output_bytes", { mode: "number" }),
+    /** Wall time of the successful attempt, in ms. */
+    durationMs: integer("duration_ms"),
+    /** Key in the service-file store; null until stored, and when no copy is kept. */
+    fileKey: text("file_key"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+  },
+  (t) => [
+    index("renders_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
+    index("renders_lease_idx").on(t.leaseExpiresAt).where(sql`state = 'processing'`),
+    index("renders_created_idx").on(t.createdAt),
+  ],
+);
+
+/** The caller's input, apart from the row so lists never read megabytes of HTML. */
+export const renderInputs = pgTable("render_inputs", {
+  renderId: text("render_id")
+    .primaryKey()
+    .references(() => renders.id, { onDelete: "cascade" }),
+  payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+});
+
+export type RenderRow = typeof renders.$inferSelect;

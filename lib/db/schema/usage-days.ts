@@ -1,0 +1,18 @@
+import { bigint, date, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+
+/** spec: Usage record: one row per workspace and UTC day a render ended; kept after renders are deleted. */
+export const usageDays = pgTable(
+  "usage_days",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    rendersSucceeded: integer("renders_succeeded").notNull().default(0),
+    rendersFailed: integer("renders_failed").notNull().default(0),
+    rendersCancelled: integer("renders_cancelled").notNull().default(0),
+    /** Pages of succeeded renders' files. */
+    pages: bigint("pages", { mode: "number" }).notNull().default(0),
+    /** Bytes of succeeded renders' files. */
+    outputBytes: bigint("output_bytes", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.day] })],
+);

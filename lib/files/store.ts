@@ -1,0 +1,97 @@
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { config } from "../config";
+
+/**
+ * The service's own file store (rendered files). Local disk under DATA_DIR/files by default, or an
+ * S3-compatible bucket with FILE_STORE=s3 so several workers and web nodes share it.
+ * Keys are slash-separated and made by Folio only (never from caller input).
+ */
+export interface FileStore {
+  put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  /** A stream of the file, or null when it does not exist. */
+  get(key: string): Promise<{ body: ReadableStream<Uint8Array>; size?: number } | null>;
+  delete(keys: string[]): Promise<void>;
+}
+
+class LocalStore implements FileStore {
+  constructor(private readonly root: string) {}
+
+  private file(key: string) {
+    const p = path.resolve(this.root, key);
+    if (!p.startsWith(this.root + path.sep)) throw new Error(`file key escapes the store: ${key}`);
+    return p;
+  }
+
+  async put(key: string, body: Uint8Array) {
+    const p = this.file(key);
+    await fsp.mkdir(path.dirname(p), { recursive: true });
+    // why: write then rename, so a reader never sees half a file.
+    const tmp = `${p}.${process.pid}.${Date.now()}.tmp`;
+    await fsp.writeFile(tmp, body);
+    await fsp.rename(tmp, p);
+  }
+
+  async get(key: string) {
+    const p = this.file(key);
+    try {
+      const stat = await fsp.stat(p);
+      return { body: Readable.toWeb(fs.createReadStream(p)) as ReadableStream<Uint8Array>, size: stat.size };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw e;
+    }
+  }
+
+  async delete(keys: string[]) {
+    await Promise.all(keys.map((k) => fsp.rm(this.file(k), { force: true })));
+  }
+}
+
+class S3Store implements FileStore {
+  private readonly client: S3Client;
+  constructor(private readonly bucket: string) {
+    const c = config();
+    this.client = new S3Client({
+      region: c.FILE_STORE_S3_REGION,
+      endpoint: c.FILE_STORE_S3_ENDPOINT,
+      forcePathStyle: c.FILE_STORE_S3_FORCE_PATH_STYLE,
+      credentials: { accessKeyId: c.FILE_STORE_S3_ACCESS_KEY_ID!, secretAccessKey: c.FILE_STORE_S3_SECRET_ACCESS_KEY! },
+    });
+  }
+
+  async put(key: string, body: Uint8Array, contentType: string) {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+
+  async get(key: string) {
+    try {
+      const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!r.Body) return null;
+      return { body: r.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: r.ContentLength };
+    } catch (e) {
+      if ((e as { name?: string }).name === "NoSuchKey") return null;
+      throw e;
+    }
+  }
+
+  async delete(keys: string[]) {
+    for (let i = 0; i < keys.length; i += 1000) {
+      const chunk = keys.slice(i, i + 1000);
+      if (chunk.length) await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: chunk.map((Key) => ({ Key })), Quiet: true } }));
+    }
+  }
+}
+
+let store: FileStore | undefined;
+
+export function fileStore(): FileStore {
+  if (!store) {
+    const c = config();
+    store = c.FILE_STORE === "s3" ? new S3Store(c.FILE_STORE_S3_BUCKET!) : new LocalStore(path.join(c.DATA_DIR, "files"));
+  }
+  return store;
+}

@@ -1,0 +1,178 @@
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from "playwright-core";
+import { config } from "../config";
+import { log } from "../log";
+
+/**
+ * What a page may load while it renders: the document itself and the render's own assets,
+ * answered from memory by the worker. Everything else is aborted inside the browser, and the
+ * browser's proxy points at a closed port, so even what routing cannot see (WebSocket, WebRTC)
+ * reaches no network.
+ */
+export type PageContent = { html: string; assets?: Map<string, { body: Buffer; contentType: string }> };
+
+/** One warm page with its own context. Renders use it one at a time, each under a new origin. */
+export type Slot = {
+  page: Page;
+  context: BrowserContext;
+  /** Host of the render now using the slot, and what it may load. */
+  current?: { host: string; content: PageContent };
+};
+
+const RENDER_DOMAIN = "render.folio.invalid";
+/** Relaunch the browser after this many renders, to bound what a long-lived browser accumulates. */
+const RENDERS_PER_BROWSER = 2_000;
+
+export function chromiumArgs(): string[] {
+  const cfg = config();
+  return [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-first-run",
+    "--disable-quic",
+    "--mute-audio",
+    // why: defence in depth for what request routing cannot intercept.
+    "--proxy-server=http://127.0.0.1:9",
+    "--proxy-bypass-list=<-loopback>",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    `--js-flags=--max-old-space-size=${Math.floor(cfg.RENDER_MAX_HEAP_BYTES / (1024 * 1024))}`,
+  ];
+}
+
+/**
+ * The worker's Chromium: one browser, one warm page per concurrent render. A crashed or closed
+ * page is replaced; a disconnected browser is relaunched; after RENDERS_PER_BROWSER renders the
+ * browser is replaced once idle.
+ */
+export class BrowserPool {
+  private browser?: Browser;
+  private launching?: Promise<Browser>;
+  private readonly free: Slot[] = [];
+  private readonly waiting: ((s: Slot) => void)[] = [];
+  private rendersOnBrowser = 0;
+  private busy = 0;
+  private closed = false;
+
+  constructor(private readonly size: number) {}
+
+  /** Launches the browser and warms every slot (the worker is ready once this resolves). */
+  async start() {
+    await this.ensureBrowser();
+    const slots = await Promise.all(Array.from({ length: this.size }, () => this.newSlot()));
+    this.free.push(...slots);
+  }
+
+  get ready() {
+    return !!this.browser?.isConnected();
+  }
+
+  private async ensureBrowser(): Promise<Browser> {
+    if (this.browser?.isConnected()) return this.browser;
+    this.launching ??= (async () => {
+      const b = await chromium.launch({ executablePath: config().CHROMIUM_PATH, args: chromiumArgs(), headless: true });
+      b.on("disconnected", () => {
+        if (this.browser !== b || this.closed) return;
+        log().warn("chromium disconnected; relaunching it");
+        this.browser = undefined;
+        // The free slots' pages died with the browser; busy ones come back unhealthy and are replaced then.
+        this.replace(this.free.splice(0).length);
+      });
+      this.browser = b;
+      this.rendersOnBrowser = 0;
+      return b;
+    })().finally(() => (this.launching = undefined));
+    return this.launching;
+  }
+
+  private async newSlot(): Promise<Slot> {
+    const browser = await this.ensureBrowser();
+    const context = await browser.newContext({ serviceWorkers: "block", acceptDownloads: false });
+    const slot: Slot = { context, page: undefined as unknown as Page };
+    await context.route("**/*", (route) => this.answer(slot, route));
+    slot.page = await context.newPage();
+    return slot;
+  }
+
+  private async answer(slot: Slot, route: Route) {
+    const url = new URL(route.request().url());
+    const cur = slot.current;
+    if (!cur || url.host !== cur.host || url.protocol !== "http:") return route.abort("blockedbyclient");
+    if (url.pathname === "/") {
+      return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: cur.content.html });
+    }
+    const asset = cur.content.assets?.get(decodeURIComponent(url.pathname.slice(1)));
+    if (asset) return route.fulfill({ status: 200, contentType: asset.contentType, body: asset.body });
+    return route.fulfill({ status: 404, body: "" });
+  }
+
+  /** A free slot, waiting for one while all are busy. */
+  async acquire(): Promise<Slot> {
+    const slot = this.free.pop();
+    if (slot) {
+      this.busy++;
+      return slot;
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /**
+   * Returns a slot. A healthy slot goes back warm; a broken one (crashed page, timed-out render)
+   * is closed and replaced in the background. After RENDERS_PER_BROWSER renders, the browser is
+   * replaced as soon as no render runs.
+   */
+  release(slot: Slot, healthy: boolean) {
+    this.busy--;
+    slot.current = undefined;
+    this.rendersOnBrowser++;
+    const browser = this.browser;
+    if (this.closed) return;
+    if (this.rendersOnBrowser >= RENDERS_PER_BROWSER && this.busy === 0 && browser) {
+      const n = this.free.splice(0).length + 1;
+      this.browser = undefined;
+      void browser.close().catch(() => {}).then(() => this.replace(n));
+      return;
+    }
+    if (healthy && browser?.isConnected() && !slot.page.isClosed()) return this.handOut(slot);
+    void slot.context.close().catch(() => {});
+    this.replace(1);
+  }
+
+  private replace(n: number) {
+    for (let i = 0; i < n; i++) {
+      void (async () => {
+        while (!this.closed) {
+          try {
+            return this.handOut(await this.newSlot());
+          } catch (err) {
+            log().error({ err }, "could not open a browser page; retrying");
+            await new Promise((r) => setTimeout(r, 1000));
+          }
+        }
+      })();
+    }
+  }
+
+  private handOut(slot: Slot) {
+    const next = this.waiting.shift();
+    if (next) {
+      this.busy++;
+      next(slot);
+    } else this.free.push(slot);
+  }
+
+  /** A host name no other render has used: its storage, cookies and cache are its own. */
+  static hostFor(renderId: string, attempt: number) {
+    return `${renderId.toLowerCase().replace(/[^a-z0-9]/g, "")}-${attempt}.${RENDER_DOMAIN}`;
+  }
+
+  async close() {
+    this.closed = true;
+    await this.browser?.close().catch(() => {});
+  }
+}

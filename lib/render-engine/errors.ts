@@ -1,0 +1,39 @@
+/** spec: Errors > Render failures after the request returned: the diagnostics Folio produces. */
+export type Diagnostic =
+  | "max_pages"
+  | "max_output_bytes"
+  | "max_input_bytes"
+  | "render_timeout"
+  | "render_process_exited"
+  | "document_invalid"
+  | "image_page_missing"
+  | "image_too_large"
+  | "pdf_postprocess_failed";
+
+/** A final failure caused by the document or its limits: the render fails, no retry. */
+export class RenderFailure extends Error {
+  constructor(
+    readonly code: "LIMIT_EXCEEDED" | "RENDER_FAILED" | "ASSET_INVALID",
+    readonly diagnostic: Diagnostic,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RenderFailure";
+  }
+}
+
+/** A failure of the machinery (the browser went away): worth another attempt. */
+export class TransientRenderError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "TransientRenderError";
+  }
+}
+
+/** Thrown when the render was cancelled while it ran; nothing is recorded, the cancel already was. */
+export class RenderAborted extends Error {
+  constructor(readonly reason: "cancelled" | "timeout") {
+    super(`render ${reason}`);
+    this.name = "RenderAborted";
+  }
+}

@@ -1,0 +1,72 @@
+import { spawn } from "node:child_process";
+import { degrees, PDFDocument, rgb, StandardFonts } from "pdf-lib";
+
+/**
+ * Pages of a PDF as Chromium writes it: one `/Type /Page` dictionary per page (the page tree
+ * nodes are `/Type /Pages`). Scanning the bytes costs a few ms even for a large file, where a
+ * full parse would cost far more.
+ */
+export function countPdfPages(pdf: Uint8Array): number {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString("latin1");
+  const matches = text.match(/\/Type\s*\/Page(?![a-zA-Z])/g);
+  return matches?.length ?? 0;
+}
+
+/**
+ * Chromium titles a document without a <title> after its URL, here the render's private host.
+ * Blanks that title in place (same length, so the cross-reference offsets stay right).
+ */
+export function blankUrlTitle(pdf: Uint8Array, host: string): Uint8Array {
+  const buf = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  const needle = Buffer.from(`/Title (${host})`, "latin1");
+  const at = buf.indexOf(needle);
+  if (at < 0 || buf.indexOf(needle, at + 1) >= 0) return pdf;
+  const out = Buffer.from(buf);
+  out.write(`/Title ()${" ".repeat(host.length)}`, at, "latin1");
+  return out;
+}
+
+export type Metadata = { title?: string; author?: string; subject?: string; keywords?: string };
+
+/**
+ * Stamps the diagonal TEST watermark on every page and writes document metadata. Done on the PDF
+ * itself, so nothing in the caller's HTML or CSS can hide the watermark.
+ */
+export async function postProcessPdf(pdf: Uint8Array, opts: { watermark: boolean; metadata: Metadata }): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false });
+  if (opts.watermark) {
+    const font = await doc.embedFont(StandardFonts.HelveticaBold);
+    for (const page of doc.getPages()) {
+      const { width, height } = page.getSize();
+      const size = Math.min(width, height) / 3.2;
+      const textWidth = font.widthOfTextAtSize("TEST", size);
+      // Centre the text on the page, rotated 45 degrees about its start point.
+      const angle = Math.PI / 4;
+      const x = width / 2 - (Math.cos(angle) * textWidth) / 2 + (Math.sin(angle) * size * 0.35);
+      const y = height / 2 - (Math.sin(angle) * textWidth) / 2 - (Math.cos(angle) * size * 0.35);
+      page.drawText("TEST", { x, y, size, font, rotate: degrees(45), color: rgb(0.85, 0.1, 0.1), opacity: 0.22 });
+    }
+  }
+  const m = opts.metadata;
+  if (m.title !== undefined) doc.setTitle(m.title);
+  if (m.author !== undefined) doc.setAuthor(m.author);
+  if (m.subject !== undefined) doc.setSubject(m.subject);
+  if (m.keywords !== undefined) doc.setKeywords(m.keywords.split(",").map((k) => k.trim()).filter(Boolean));
+  return doc.save();
+}
+
+/** Rasterises the first page of a PDF with poppler's pdftoppm at the given DPI. */
+export function rasterize(pdf: Uint8Array, format: "png" | "jpeg", dpi: number, signal: AbortSignal): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const args = [`-${format}`, "-r", String(dpi), "-singlefile", "-f", "1", "-l", "1", ...(format === "jpeg" ? ["-jpegopt", "quality=90"] : []), "-", "-"];
+    const child = spawn("pdftoppm", args, { stdio: ["pipe", "pipe", "pipe"], signal });
+    const out: Buffer[] = [];
+    let err = "";
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`pdftoppm exited ${code}: ${err.slice(0, 500)}`))));
+    child.stdin.on("error", () => {}); // pdftoppm may exit before reading everything
+    child.stdin.end(pdf);
+  });
+}

@@ -1,0 +1,178 @@
+import type { CDPSession } from "playwright-core";
+import { config } from "../config";
+import type { RenderFormat } from "../db/schema";
+import type { ResolvedSettings } from "../renders/schemas";
+import { BrowserPool, type Slot } from "./browser";
+import { RenderAborted, RenderFailure, TransientRenderError } from "./errors";
+import { blankUrlTitle, countPdfPages, postProcessPdf, rasterize } from "./pdf";
+
+export type RenderJob = {
+  renderId: string;
+  attempt: number;
+  html: string;
+  header?: string;
+  footer?: string;
+  settings: ResolvedSettings;
+  format: RenderFormat;
+  image?: { page: number; scale: number };
+  pageRanges?: string;
+  test: boolean;
+};
+
+export type RenderOutput = { bytes: Uint8Array; pageCount: number };
+
+const CSS_PX_PER_MM = 96 / 25.4;
+const MAX_IMAGE = { width: 4096, height: 8192 };
+
+/**
+ * Header and footer HTML with the page-number placeholders of docs/api.md. Chromium draws them in
+ * the margins, in their own document without the page's styles; the wrapper gives readable
+ * defaults the caller's HTML can override.
+ */
+export function marginTemplate(html: string | undefined, settings: ResolvedSettings): string {
+  if (!html) return "<span></span>";
+  const body = html
+    .replaceAll("{{pageNumber}}", '<span class="pageNumber"></span>')
+    .replaceAll("{{totalPages}}", '<span class="totalPages"></span>');
+  const { leftMm, rightMm } = settings.margins;
+  return `<div style="font-size:10px;width:100%;box-sizing:border-box;padding:0 ${rightMm}mm 0 ${leftMm}mm;-webkit-print-color-adjust:exact">${body}</div>`;
+}
+
+/**
+ * Renders one document on a warm page under an origin of its own, within the configured limits.
+ * Throws RenderFailure for the document's own failures (final), TransientRenderError when the
+ * browser went away (worth a retry), RenderAborted when the signal fired.
+ */
+export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
+  const cfg = config();
+  const inputBytes = Buffer.byteLength(job.html) + Buffer.byteLength(job.header ?? "") + Buffer.byteLength(job.footer ?? "");
+  if (inputBytes > cfg.RENDER_MAX_INPUT_BYTES) {
+    throw new RenderFailure("LIMIT_EXCEEDED", "max_input_bytes", `The document and its files are ${inputBytes} bytes; the limit is ${cfg.RENDER_MAX_INPUT_BYTES}`);
+  }
+  if (job.image) {
+    const w = Math.round(job.settings.widthMm * CSS_PX_PER_MM * job.image.scale);
+    const h = Math.round(job.settings.heightMm * CSS_PX_PER_MM * job.image.scale);
+    if (w > MAX_IMAGE.width || h > MAX_IMAGE.height) {
+      throw new RenderFailure("LIMIT_EXCEEDED", "image_too_large", `The image would be ${w} x ${h} pixels; at most ${MAX_IMAGE.width} x ${MAX_IMAGE.height} are allowed`);
+    }
+  }
+  if (signal.aborted) throw new RenderAborted(signal.reason === "timeout" ? "timeout" : "cancelled");
+
+  const slot = await pool.acquire();
+  let healthy = true;
+  let crashed = false;
+  const cleanups: (() => void)[] = [];
+  const stop = new Promise<never>((_, reject) => {
+    const onCrash = () => {
+      crashed = true;
+      reject(new RenderFailure("RENDER_FAILED", "render_process_exited", "The page's render process exited, for example out of working memory"));
+    };
+    const onAbort = () => reject(new RenderAborted(signal.reason === "timeout" ? "timeout" : "cancelled"));
+    slot.page.once("crash", onCrash);
+    signal.addEventListener("abort", onAbort, { once: true });
+    cleanups.push(() => slot.page.off("crash", onCrash), () => signal.removeEventListener("abort", onAbort));
+  });
+  stop.catch(() => {});
+  try {
+    const pdf = await Promise.race([printPdf(slot, job), stop]);
+    return await finish(blankUrlTitle(pdf, BrowserPool.hostFor(job.renderId, job.attempt)), job, signal);
+  } catch (e) {
+    healthy = false;
+    if (e instanceof RenderFailure || e instanceof RenderAborted) throw e;
+    if (crashed) throw new RenderFailure("RENDER_FAILED", "render_process_exited", "The page's render process exited");
+    throw classifyBrowserError(e, job);
+  } finally {
+    for (const c of cleanups) c();
+    if (healthy) void resetSlot(slot).then((ok) => pool.release(slot, ok));
+    else pool.release(slot, false);
+  }
+}
+
+async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
+  const { page } = slot;
+  const s = job.settings;
+  slot.current = { host: BrowserPool.hostFor(job.renderId, job.attempt), content: { html: job.html } };
+  await setLocale(slot, s.locale);
+  await page.goto(`http://${slot.current.host}/`, { waitUntil: "load", timeout: 0 });
+  // why: print only once web fonts have loaded, or text falls back to another font.
+  await page.evaluate(async (title) => {
+    if (title !== null) document.title = title;
+    await document.fonts.ready;
+  }, s.title ?? null);
+  const maxPages = config().RENDER_MAX_PAGES;
+  const displayHeaderFooter = !!(job.header || job.footer);
+  return page.pdf({
+    width: `${s.widthMm}mm`,
+    height: `${s.heightMm}mm`,
+    margin: { top: `${s.margins.topMm}mm`, right: `${s.margins.rightMm}mm`, bottom: `${s.margins.bottomMm}mm`, left: `${s.margins.leftMm}mm` },
+    printBackground: true,
+    displayHeaderFooter,
+    headerTemplate: displayHeaderFooter ? marginTemplate(job.header, s) : undefined,
+    footerTemplate: displayHeaderFooter ? marginTemplate(job.footer, s) : undefined,
+    // why: an image needs only its page; a PDF is cut one page past the limit, which is enough to tell it is over.
+    pageRanges: job.image ? String(job.image.page) : (job.pageRanges ?? `1-${maxPages + 1}`),
+    tagged: s.tagged,
+    outline: s.outline,
+    preferCSSPageSize: false,
+  });
+}
+
+const localeOf = new WeakMap<Slot, { session: CDPSession; locale: string }>();
+
+/** The page's locale (Intl, navigator.language, hyphenation); changed only when it differs from the last render's. */
+async function setLocale(slot: Slot, locale: string) {
+  let s = localeOf.get(slot);
+  if (s?.locale === locale) return;
+  if (!s) {
+    s = { session: await slot.context.newCDPSession(slot.page), locale: "" };
+    localeOf.set(slot, s);
+  }
+  await s.session.send("Emulation.setLocaleOverride", { locale: s.locale === "" && locale === "en-US" ? undefined : locale });
+  s.locale = locale;
+}
+
+async function finish(pdf: Uint8Array, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
+  const cfg = config();
+  let pageCount = countPdfPages(pdf);
+  if (!job.image && pageCount > cfg.RENDER_MAX_PAGES) {
+    throw new RenderFailure("LIMIT_EXCEEDED", "max_pages", `The document has more than ${cfg.RENDER_MAX_PAGES} pages`);
+  }
+  const s = job.settings;
+  const metadata = { author: s.author, subject: s.subject, keywords: s.keywords };
+  let bytes = pdf;
+  if (job.test || metadata.author !== undefined || metadata.subject !== undefined || metadata.keywords !== undefined) {
+    try {
+      bytes = await postProcessPdf(pdf, { watermark: job.test, metadata });
+    } catch (e) {
+      throw new RenderFailure("RENDER_FAILED", "pdf_postprocess_failed", `The PDF could not be finished: ${(e as Error).message}`);
+    }
+  }
+  if (job.image) {
+    bytes = await rasterize(bytes, job.format === "jpeg" ? "jpeg" : "png", 96 * job.image.scale, signal);
+    pageCount = 1;
+  }
+  if (bytes.byteLength > cfg.RENDER_MAX_OUTPUT_BYTES) {
+    throw new RenderFailure("LIMIT_EXCEEDED", "max_output_bytes", `The output is ${bytes.byteLength} bytes; the limit is ${cfg.RENDER_MAX_OUTPUT_BYTES}`);
+  }
+  return { bytes, pageCount };
+}
+
+function classifyBrowserError(e: unknown, job: RenderJob): Error {
+  const msg = (e as Error)?.message ?? String(e);
+  if (/page range exceeds page count|page range is invalid|Page range syntax error/i.test(msg)) {
+    return job.image
+      ? new RenderFailure("RENDER_FAILED", "image_page_missing", `The document has no page ${job.image.page}`)
+      : new RenderFailure("RENDER_FAILED", "document_invalid", `pageRanges ${job.pageRanges} selects none of the document's pages`);
+  }
+  return new TransientRenderError(`The browser failed while rendering: ${msg.split("\n")[0]}`, { cause: e });
+}
+
+/** Leaves the page blank for the next render: the old document, its timers and its workers end with it. */
+async function resetSlot(slot: Slot): Promise<boolean> {
+  try {
+    await slot.page.goto("about:blank", { timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,151 @@
+import { requireScope, type Ctx } from "../auth/context";
+import { db, withTx } from "../db/client";
+import { newId } from "../db/ids";
+import type { RenderFormat, RenderRow } from "../db/schema";
+import { AppError, conflict, notFound } from "../errors";
+import { fileStore } from "../files/store";
+import { downloadLink, verifyDownloadToken } from "../files/links";
+import { idempotent, type IdempotencyScope } from "../idempotency";
+import { enqueue } from "../jobs/boss";
+import { decodeCursor, toPage, type Page, type PageQuery } from "../paging";
+import { waitForRenderEnd } from "./events";
+import * as repo from "./repository";
+import type { CreateRenderInput, Render } from "./schemas";
+
+export { CreateRenderInput, type Render } from "./schemas";
+
+export const contentTypes: Record<RenderFormat, string> = { pdf: "application/pdf", png: "image/png", jpeg: "image/jpeg" };
+export const extensions: Record<RenderFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
+
+const ENDED = new Set(["succeeded", "failed", "cancelled"]);
+export const hasEnded = (r: Pick<RenderRow, "state">) => ENDED.has(r.state);
+
+/** The API view of a render; a succeeded render with a kept copy gets a fresh five-minute link. */
+export function toRender(r: RenderRow): Render {
+  const out: Render = {
+    id: r.id,
+    state: r.state,
+    test: r.test,
+    source: r.source,
+    format: r.format,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+  if (r.startedAt) out.startedAt = r.startedAt.toISOString();
+  if (r.finishedAt) out.finishedAt = r.finishedAt.toISOString();
+  if (r.state === "succeeded") {
+    out.result = { pageCount: r.pageCount ?? 0, outputBytes: r.outputBytes ?? 0, durationMs: r.durationMs ?? 0 };
+    if (r.fileKey) {
+      const link = downloadLink({ key: r.fileKey, contentType: contentTypes[r.format], filename: `${r.id}.${extensions[r.format]}` });
+      out.result = { downloadUrl: link.url, expiresAt: link.expiresAt, ...out.result };
+    }
+  }
+  if (r.state === "failed" && r.error) out.error = r.error;
+  return out;
+}
+
+/**
+ * Creates a render from caller HTML and queues it; the job exists only if the render commits.
+ * With an Idempotency-Key, a repeat returns the first render (replayed: true).
+ */
+export async function createRender(
+  ctx: Ctx,
+  input: CreateRenderInput,
+  idempotency?: Omit<IdempotencyScope, "workspaceId">,
+): Promise<{ render: RenderRow; replayed: boolean }> {
+  requireScope(ctx, "render:create");
+  if (input.document.assetIds?.length) {
+    // why: assets arrive with their own issue; until then no id can name one.
+    throw new AppError("ASSET_INVALID", `Unknown asset ${input.document.assetIds[0]}`, {
+      details: input.document.assetIds.map((id, i) => ({ path: `document.assetIds.${i}`, message: `no asset with id ${id}` })),
+    });
+  }
+  const id = newId("rnd");
+  const { resourceId, replayed } = await withTx(async (tx) => {
+    const create = async () => {
+      await repo.insertRender(
+        tx,
+        {
+          id,
+          workspaceId: ctx.workspaceId,
+          test: input.test,
+          source: "document",
+          format: input.format,
+          options: {
+            ...(input.format !== "pdf" ? { image: { page: input.image?.page ?? 1, scale: input.image?.scale ?? 1 } } : {}),
+            ...(input.pageRanges ? { pageRanges: input.pageRanges } : {}),
+          },
+        },
+        { document: input.document },
+      );
+      await enqueue(tx, "render", { renderId: id });
+    };
+    if (!idempotency) {
+      await create();
+      return { resourceId: id, replayed: false };
+    }
+    return idempotent(tx, { ...idempotency, workspaceId: ctx.workspaceId }, id, create);
+  });
+  const render = await repo.findRender(db(), ctx.workspaceId, resourceId);
+  if (!render) throw notFound("render", resourceId); // deleted by retention since the first request
+  return { render, replayed };
+}
+
+/** Waits up to `ms` for the render to end (woken by NOTIFY, no polling), then reads it. */
+export async function waitForRender(ctx: Ctx, render: RenderRow, ms: number): Promise<RenderRow> {
+  if (hasEnded(render) || ms <= 0) return render;
+  await waitForRenderEnd(render.id, ms, async () => hasEnded((await repo.findRender(db(), ctx.workspaceId, render.id)) ?? render));
+  return (await repo.findRender(db(), ctx.workspaceId, render.id)) ?? render;
+}
+
+export async function getRenderRow(ctx: Ctx, id: string): Promise<RenderRow> {
+  const r = await repo.findRender(db(), ctx.workspaceId, id);
+  if (!r) throw notFound("render", id);
+  return r;
+}
+
+/** One render of the workspace (render:read); 404 for unknown ids and other workspaces' ids alike. */
+export async function getRender(ctx: Ctx, id: string): Promise<Render> {
+  requireScope(ctx, "render:read");
+  return toRender(await getRenderRow(ctx, id));
+}
+
+/** A page of the workspace's renders, newest first (render:read). */
+export async function listRenders(ctx: Ctx, query: PageQuery): Promise<Page<Render>> {
+  requireScope(ctx, "render:read");
+  const rows = await repo.listRenders(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor));
+  return toPage(rows, query.limit, toRender);
+}
+
+/**
+ * Cancels a queued or processing render (render:cancel). A processing render's worker is told
+ * through the render-ended notification and stops its work. 409 once the render has ended.
+ */
+export async function cancelRender(ctx: Ctx, id: string): Promise<Render> {
+  requireScope(ctx, "render:cancel");
+  const ended = await withTx((tx) => repo.endActiveRender(tx, { id, workspaceId: ctx.workspaceId }, { state: "cancelled" }));
+  if (ended) return toRender(ended);
+  const r = await getRenderRow(ctx, id);
+  throw conflict(`Render ${id} already ended (${r.state}); only queued or processing renders can be cancelled`);
+}
+
+export type FileDownload = { body: ReadableStream<Uint8Array>; size?: number; contentType: string; filename: string };
+
+/** The file of a succeeded render (render:read). 409 while it renders (retryable) or when it did not succeed. */
+export async function getRenderFile(ctx: Ctx, id: string): Promise<FileDownload> {
+  requireScope(ctx, "render:read");
+  const r = await getRenderRow(ctx, id);
+  if (r.state === "queued" || r.state === "processing") throw conflict(`Render ${id} is still ${r.state}; retry when it has ended`, { retryable: true });
+  if (r.state !== "succeeded") throw conflict(`Render ${id} ${r.state}; it has no file`);
+  const file = r.fileKey ? await fileStore().get(r.fileKey) : null;
+  if (!file) throw notFound("file for render", id);
+  return { ...file, contentType: contentTypes[r.format], filename: `${r.id}.${extensions[r.format]}` };
+}
+
+/** The file behind a signed download link; 403 when the link expired or was altered, 404 when the file is gone. */
+export async function downloadByToken(token: string): Promise<FileDownload> {
+  const grant = verifyDownloadToken(token);
+  const file = await fileStore().get(grant.key);
+  if (!file) throw notFound("file");
+  return { ...file, contentType: grant.contentType, filename: grant.filename };
+}

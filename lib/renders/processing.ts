@@ -1,0 +1,136 @@
+import { config } from "../config";
+import { db, withTx, type Tx } from "../db/client";
+import type { RenderErrorRecord, RenderRow } from "../db/schema";
+import { fileStore } from "../files/store";
+import { enqueue } from "../jobs/boss";
+import { log } from "../log";
+import type { BrowserPool } from "../render-engine/browser";
+import { RenderAborted, RenderFailure, TransientRenderError } from "../render-engine/errors";
+import { renderDocument } from "../render-engine/render";
+import { onRenderEnded } from "./events";
+import { contentTypes, extensions } from ".";
+import * as repo from "./repository";
+import { CallerDocument, resolveSettings } from "./schemas";
+
+/** A crashed or killed worker's render is tried again; at most this many attempts in all (spec: 2 retries). */
+export const MAX_ATTEMPTS = 3;
+/** How long a processing render stays claimed without its worker renewing the claim. */
+export const LEASE_MS = 15_000;
+
+const inflight = new Map<string, AbortController>();
+
+/**
+ * Renders one queued render: claim, render, store, end. Each state change is one transaction,
+ * and the final one is conditional, so a render ends exactly once even against a concurrent
+ * cancel. A cancelled render's work is stopped and its file removed.
+ */
+export async function processRender(renderId: string, pool: BrowserPool): Promise<void> {
+  const row = await repo.claimRender(db(), renderId, LEASE_MS);
+  if (!row) return; // already claimed, cancelled or ended
+  const controller = new AbortController();
+  inflight.set(row.id, controller);
+  const timer = setTimeout(() => controller.abort("timeout"), config().RENDER_TIMEOUT_MS);
+  const started = performance.now();
+  try {
+    const payload = await repo.loadInput(db(), row.id);
+    const document = CallerDocument.parse(payload?.document);
+    const out = await renderDocument(
+      pool,
+      {
+        renderId: row.id,
+        attempt: row.attempts,
+        html: document.html,
+        header: document.header,
+        footer: document.footer,
+        settings: resolveSettings(document.settings),
+        format: row.format,
+        image: row.options.image,
+        pageRanges: row.options.pageRanges,
+        test: row.test,
+      },
+      controller.signal,
+    );
+    const fileKey = `renders/${row.workspaceId}/${row.id}.${extensions[row.format]}`;
+    await fileStore().put(fileKey, out.bytes, contentTypes[row.format]);
+    const ended = await withTx((tx) =>
+      repo.endRender(tx, { id: row.id }, ["processing"], {
+        state: "succeeded",
+        pageCount: out.pageCount,
+        outputBytes: out.bytes.byteLength,
+        durationMs: Math.round(performance.now() - started),
+        fileKey,
+      }),
+    );
+    if (!ended) await fileStore().delete([fileKey]); // cancelled while it was being stored
+  } catch (e) {
+    await recordFailure(row, e);
+  } finally {
+    clearTimeout(timer);
+    inflight.delete(row.id);
+  }
+}
+
+async function recordFailure(row: RenderRow, e: unknown) {
+  if (e instanceof RenderAborted && e.reason === "cancelled") return; // the cancel already ended it
+  const fail = (error: RenderErrorRecord) => withTx((tx) => repo.endRender(tx, { id: row.id }, ["processing"], { state: "failed", error }));
+  if (e instanceof RenderAborted) {
+    const s = config().RENDER_TIMEOUT_MS / 1000;
+    await fail({ code: "LIMIT_EXCEEDED", diagnostic: "render_timeout", message: `The render took longer than its time limit of ${s} s` });
+  } else if (e instanceof RenderFailure) {
+    await fail({ code: e.code, diagnostic: e.diagnostic, message: e.message });
+  } else if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
+    log().warn({ renderId: row.id, attempt: row.attempts, err: e }, "render attempt failed; retrying");
+    await withTx(async (tx) => {
+      if (await repo.requeueRender(tx, row.id)) await enqueue(tx, "render", { renderId: row.id });
+    });
+  } else {
+    log().error({ renderId: row.id, err: e }, "render failed");
+    await fail({ code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "The render stopped unexpectedly" });
+  }
+}
+
+/** Stops the work of renders that end elsewhere (cancelled) while this worker renders them. */
+export async function watchCancellations() {
+  await onRenderEnded((id) => inflight.get(id)?.abort("cancelled"));
+}
+
+/** Renews the claims of this worker's renders; called every few seconds. */
+export async function renewLeases() {
+  await repo.renewLeases(db(), [...inflight.keys()], LEASE_MS);
+}
+
+/**
+ * Takes back renders whose worker stopped renewing its claim (it crashed or was killed): another
+ * attempt while attempts are left, else failed with render_process_exited.
+ */
+export async function reapAbandonedRenders(): Promise<number> {
+  return withTx(async (tx: Tx) => {
+    const rows = await repo.lockExpiredLeases(tx, 50);
+    for (const r of rows) {
+      if (r.attempts < MAX_ATTEMPTS) {
+        await repo.requeueRender(tx, r.id);
+        await enqueue(tx, "render", { renderId: r.id });
+      } else {
+        await repo.endRender(tx, { id: r.id }, ["processing"], {
+          state: "failed",
+          error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message: `The render stopped ${r.attempts} times (its worker exited)` },
+        });
+      }
+    }
+    if (rows.length) log().warn({ renderIds: rows.map((r) => r.id) }, "took back renders of a stopped worker");
+    return rows.length;
+  });
+}
+
+/** spec: Retention: renders, their files and records older than RETENTION_DAYS are deleted. */
+export async function purgeExpiredRenders(now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - config().RETENTION_DAYS * 86_400_000);
+  let total = 0;
+  for (;;) {
+    const batch = await repo.oldRenders(db(), cutoff, 500);
+    if (batch.length === 0) return total;
+    await fileStore().delete(batch.flatMap((r) => (r.fileKey ? [r.fileKey] : [])));
+    await repo.deleteRenders(db(), batch.map((r) => r.id));
+    total += batch.length;
+  }
+}

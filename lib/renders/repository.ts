@@ -1,0 +1,156 @@
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Executor } from "../db/client";
+import { olderThan } from "../db/paging";
+import { renderInputs, renders, usageDays, type RenderErrorRecord, type RenderRow } from "../db/schema";
+import type { Cursor } from "../paging";
+
+/** NOTIFY channel carrying the id of every render that reached a final state. */
+export const RENDER_ENDED_CHANNEL = "folio_render_ended";
+
+const ACTIVE = ["queued", "processing"] as const;
+
+export async function insertRender(ex: Executor, row: typeof renders.$inferInsert, payload: Record<string, unknown>) {
+  const [r] = await ex.insert(renders).values(row).returning();
+  await ex.insert(renderInputs).values({ renderId: row.id, payload });
+  return r!;
+}
+
+export async function findRender(ex: Executor, workspaceId: string, id: string): Promise<RenderRow | undefined> {
+  const [r] = await ex.select().from(renders).where(and(eq(renders.workspaceId, workspaceId), eq(renders.id, id)));
+  return r;
+}
+
+export function listRenders(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor) {
+  return ex
+    .select()
+    .from(renders)
+    .where(and(eq(renders.workspaceId, workspaceId), olderThan(renders.createdAt, renders.id, cursor)))
+    .orderBy(desc(renders.createdAt), desc(renders.id))
+    .limit(limit + 1);
+}
+
+/** Moves a queued render to processing for one attempt; undefined when someone else has it or it ended. */
+export async function claimRender(ex: Executor, id: string, leaseMs: number): Promise<RenderRow | undefined> {
+  const [r] = await ex
+    .update(renders)
+    .set({
+      state: "processing",
+      attempts: sql`${renders.attempts} + 1`,
+      startedAt: sql`coalesce(${renders.startedAt}, now())`,
+      leaseExpiresAt: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(renders.id, id), eq(renders.state, "queued")))
+    .returning();
+  return r;
+}
+
+export async function loadInput(ex: Executor, id: string) {
+  const [r] = await ex.select({ payload: renderInputs.payload }).from(renderInputs).where(eq(renderInputs.renderId, id));
+  return r?.payload;
+}
+
+type Final =
+  | { state: "succeeded"; pageCount: number; outputBytes: number; durationMs: number; fileKey: string | null }
+  | { state: "failed"; error: RenderErrorRecord }
+  | { state: "cancelled" };
+
+/**
+ * Ends a render: one conditional UPDATE, so a render ends exactly once. `from` names the states it
+ * may end from. Returns the ended row, or undefined when it had already ended.
+ */
+export async function endRender(ex: Executor, where: { id: string; workspaceId?: string }, from: readonly RenderRow["state"][], final: Final) {
+  const [r] = await ex
+    .update(renders)
+    .set({ ...final, leaseExpiresAt: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(
+      and(
+        eq(renders.id, where.id),
+        where.workspaceId ? eq(renders.workspaceId, where.workspaceId) : undefined,
+        inArray(renders.state, [...from]),
+      ),
+    )
+    .returning();
+  if (r) {
+    await countUsage(ex, r);
+    await ex.execute(sql`select pg_notify(${RENDER_ENDED_CHANNEL}, ${r.id})`);
+  }
+  return r;
+}
+
+export const endActiveRender = (ex: Executor, where: { id: string; workspaceId?: string }, final: Final) => endRender(ex, where, ACTIVE, final);
+
+/** Puts a processing render back in the queue for another attempt (the caller enqueues its job). */
+export async function requeueRender(ex: Executor, id: string) {
+  const [r] = await ex
+    .update(renders)
+    .set({ state: "queued", leaseExpiresAt: null, updatedAt: sql`now()` })
+    .where(and(eq(renders.id, id), eq(renders.state, "processing")))
+    .returning();
+  return r;
+}
+
+export async function renewLeases(ex: Executor, ids: string[], leaseMs: number) {
+  if (ids.length === 0) return;
+  await ex
+    .update(renders)
+    .set({ leaseExpiresAt: sql`now() + ${`${leaseMs} milliseconds`}::interval` })
+    .where(and(inArray(renders.id, ids), eq(renders.state, "processing")));
+}
+
+/** Processing renders whose worker stopped renewing the lease, locked for the caller's transaction. */
+export function lockExpiredLeases(ex: Executor, limit: number) {
+  return ex
+    .select()
+    .from(renders)
+    .where(and(eq(renders.state, "processing"), lt(renders.leaseExpiresAt, sql`now()`)))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+}
+
+/** spec: Usage record: counted once, on the UTC day the render ends. */
+async function countUsage(ex: Executor, r: RenderRow) {
+  const day = r.finishedAt!.toISOString().slice(0, 10); // ISO strings are UTC: this is the UTC day
+  const inc = {
+    rendersSucceeded: r.state === "succeeded" ? 1 : 0,
+    rendersFailed: r.state === "failed" ? 1 : 0,
+    rendersCancelled: r.state === "cancelled" ? 1 : 0,
+    pages: r.state === "succeeded" ? (r.pageCount ?? 0) : 0,
+    outputBytes: r.state === "succeeded" ? (r.outputBytes ?? 0) : 0,
+  };
+  await ex
+    .insert(usageDays)
+    .values({ workspaceId: r.workspaceId, day, ...inc })
+    .onConflictDoUpdate({
+      target: [usageDays.workspaceId, usageDays.day],
+      set: {
+        rendersSucceeded: sql`${usageDays.rendersSucceeded} + ${inc.rendersSucceeded}`,
+        rendersFailed: sql`${usageDays.rendersFailed} + ${inc.rendersFailed}`,
+        rendersCancelled: sql`${usageDays.rendersCancelled} + ${inc.rendersCancelled}`,
+        pages: sql`${usageDays.pages} + ${inc.pages}`,
+        outputBytes: sql`${usageDays.outputBytes} + ${inc.outputBytes}`,
+      },
+    });
+}
+
+/** Renders created before the cutoff, oldest first, for retention. */
+export function oldRenders(ex: Executor, cutoff: Date, limit: number) {
+  return ex
+    .select({ id: renders.id, fileKey: renders.fileKey })
+    .from(renders)
+    .where(lt(renders.createdAt, cutoff))
+    .orderBy(renders.createdAt)
+    .limit(limit);
+}
+
+export async function deleteRenders(ex: Executor, ids: string[]) {
+  if (ids.length) await ex.delete(renders).where(inArray(renders.id, ids));
+}
+
+export async function usageBetween(ex: Executor, workspaceId: string, from: string, to: string) {
+  return ex
+    .select()
+    .from(usageDays)
+    .where(and(eq(usageDays.workspaceId, workspaceId), sql`${usageDays.day} between ${from} and ${to}`))
+    .orderBy(usageDays.day);
+}

@@ -1,0 +1,7 @@
+import { log } from "@/lib/log";
+import { purgeExpiredRenders } from "@/lib/renders/processing";
+
+export async function handleRetention() {
+  const deleted = await purgeExpiredRenders();
+  if (deleted) log().info({ deleted }, "retention deleted old renders");
+}
