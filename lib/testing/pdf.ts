@@ -1,0 +1,46 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+function withFile<T>(bytes: Uint8Array, fn: (file: string) => T): T {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "folio-pdf-")), "doc.pdf");
+  fs.writeFileSync(file, bytes);
+  try {
+    return fn(file);
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  }
+}
+
+/** The text poppler extracts from a PDF, or from one page of it (from 1). */
+export function pdfText(bytes: Uint8Array, page?: number): string {
+  return withFile(bytes, (f) =>
+    execFileSync("pdftotext", ["-layout", ...(page ? ["-f", String(page), "-l", String(page)] : []), f, "-"], { encoding: "utf8" }),
+  );
+}
+
+/** pdfinfo's fields: Pages, Title, Author, Subject, Keywords, "Page size", ... */
+export function pdfInfo(bytes: Uint8Array): Record<string, string> {
+  const out = withFile(bytes, (f) => execFileSync("pdfinfo", [f], { encoding: "utf8" }));
+  return Object.fromEntries(out.split("\n").filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
+}
+
+/** Width and height of a PNG or JPEG, read from its header. */
+export function imageSize(bytes: Uint8Array): { type: "png" | "jpeg"; width: number; height: number } {
+  const b = Buffer.from(bytes);
+  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return { type: "png", width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  }
+  if (b[0] === 0xff && b[1] === 0xd8) {
+    let i = 2;
+    while (i < b.length) {
+      if (b[i] !== 0xff) throw new Error("bad JPEG marker");
+      const marker = b[i + 1]!;
+      const len = b.readUInt16BE(i + 2);
+      if (marker >= 0xc0 && marker <= 0xc3) return { type: "jpeg", height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
+      i += 2 + len;
+    }
+  }
+  throw new Error("not a PNG or JPEG");
+}
