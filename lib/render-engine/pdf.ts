@@ -58,14 +58,19 @@ export async function postProcessPdf(pdf: Uint8Array, opts: { watermark: boolean
 /** Rasterises the first page of a PDF with poppler's pdftoppm at the given DPI. */
 export function rasterize(pdf: Uint8Array, format: "png" | "jpeg", dpi: number, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const args = [`-${format}`, "-r", String(dpi), "-singlefile", "-f", "1", "-l", "1", ...(format === "jpeg" ? ["-jpegopt", "quality=90"] : []), "-", "-"];
+    // why: PDF on stdin ("-"), and no output root, so the image comes back on stdout.
+    const args = [`-${format}`, "-r", String(dpi), "-singlefile", "-f", "1", "-l", "1", ...(format === "jpeg" ? ["-jpegopt", "quality=90"] : []), "-"];
     const child = spawn("pdftoppm", args, { stdio: ["pipe", "pipe", "pipe"], signal });
     const out: Buffer[] = [];
     let err = "";
     child.stdout.on("data", (b: Buffer) => out.push(b));
     child.stderr.on("data", (b: Buffer) => (err += b.toString()));
     child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`pdftoppm exited ${code}: ${err.slice(0, 500)}`))));
+    child.on("close", (code) => {
+      const image = Buffer.concat(out);
+      if (code === 0 && image.length > 0) resolve(image);
+      else reject(new Error(`pdftoppm exited ${code} with ${image.length} bytes: ${err.slice(0, 500)}`));
+    });
     child.stdin.on("error", () => {}); // pdftoppm may exit before reading everything
     child.stdin.end(pdf);
   });

@@ -61,9 +61,10 @@ export async function createRender(
     });
   }
   const id = newId("rnd");
+  let created: RenderRow | undefined;
   const { resourceId, replayed } = await withTx(async (tx) => {
     const create = async () => {
-      await repo.insertRender(
+      created = await repo.insertRender(
         tx,
         {
           id,
@@ -86,6 +87,7 @@ export async function createRender(
     }
     return idempotent(tx, { ...idempotency, workspaceId: ctx.workspaceId }, id, create);
   });
+  if (created && !replayed) return { render: created, replayed };
   const render = await repo.findRender(db(), ctx.workspaceId, resourceId);
   if (!render) throw notFound("render", resourceId); // deleted by retention since the first request
   return { render, replayed };

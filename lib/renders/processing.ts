@@ -50,10 +50,11 @@ export async function processRender(renderId: string, pool: BrowserPool): Promis
       },
       controller.signal,
     );
-    const fileKey = `renders/${row.workspaceId}/${row.id}.${extensions[row.format]}`;
+    // why: the attempt in the key keeps a stale attempt from overwriting or deleting the winner's file.
+    const fileKey = `renders/${row.workspaceId}/${row.id}-${row.attempts}.${extensions[row.format]}`;
     await fileStore().put(fileKey, out.bytes, contentTypes[row.format]);
     const ended = await withTx((tx) =>
-      repo.endRender(tx, { id: row.id }, ["processing"], {
+      repo.endRender(tx, { id: row.id, attempt: row.attempts }, ["processing"], {
         state: "succeeded",
         pageCount: out.pageCount,
         outputBytes: out.bytes.byteLength,
@@ -72,7 +73,8 @@ export async function processRender(renderId: string, pool: BrowserPool): Promis
 
 async function recordFailure(row: RenderRow, e: unknown) {
   if (e instanceof RenderAborted && e.reason === "cancelled") return; // the cancel already ended it
-  const fail = (error: RenderErrorRecord) => withTx((tx) => repo.endRender(tx, { id: row.id }, ["processing"], { state: "failed", error }));
+  const fail = (error: RenderErrorRecord) =>
+    withTx((tx) => repo.endRender(tx, { id: row.id, attempt: row.attempts }, ["processing"], { state: "failed", error }));
   if (e instanceof RenderAborted) {
     const s = config().RENDER_TIMEOUT_MS / 1000;
     await fail({ code: "LIMIT_EXCEEDED", diagnostic: "render_timeout", message: `The render took longer than its time limit of ${s} s` });

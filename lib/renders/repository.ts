@@ -59,7 +59,12 @@ type Final =
  * Ends a render: one conditional UPDATE, so a render ends exactly once. `from` names the states it
  * may end from. Returns the ended row, or undefined when it had already ended.
  */
-export async function endRender(ex: Executor, where: { id: string; workspaceId?: string }, from: readonly RenderRow["state"][], final: Final) {
+export async function endRender(
+  ex: Executor,
+  where: { id: string; workspaceId?: string; attempt?: number },
+  from: readonly RenderRow["state"][],
+  final: Final,
+) {
   const [r] = await ex
     .update(renders)
     .set({ ...final, leaseExpiresAt: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
@@ -67,6 +72,8 @@ export async function endRender(ex: Executor, where: { id: string; workspaceId?:
       and(
         eq(renders.id, where.id),
         where.workspaceId ? eq(renders.workspaceId, where.workspaceId) : undefined,
+        // why: only the attempt that holds the render may end it; a stale one that lost its lease may not.
+        where.attempt !== undefined ? eq(renders.attempts, where.attempt) : undefined,
         inArray(renders.state, [...from]),
       ),
     )

@@ -1,0 +1,115 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { usageDays } from "@/lib/db/schema";
+import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
+import { api, expectError } from "@/lib/testing/http";
+import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+
+type Ended = { id: string; state: string; finishedAt: string; result?: { pageCount: number; outputBytes: number; downloadUrl?: string } };
+
+const usageRows = (workspaceId: string) => db().select().from(usageDays).where(eq(usageDays.workspaceId, workspaceId)).orderBy(usageDays.day);
+
+const threePages = ["one", "two", "three"].map((t) => `<section style="break-after:page">page ${t}</section>`).join("");
+
+/** A render that is cancelled while queued or processing; tries again with a slower document if it ended first. */
+async function cancelledRender(w: TestWorkspace): Promise<Ended> {
+  for (const html of ["<p>cancel me</p>", slowHtml(800, "cancel me")]) {
+    const res = await createRender(w.key, { document: { html }, waitMs: 0 });
+    expect(res.status, res.text).toBe(202);
+    const cancel = await api(`/v1/renders/${res.body.id}/cancel`, { key: w.key, method: "POST" });
+    if (cancel.status === 200) {
+      expect(cancel.body.state).toBe("cancelled");
+      return cancel.body;
+    }
+    expectError(cancel, 409, "CONFLICT"); // it ended first; that render is counted under its own state
+  }
+  throw new Error("could not cancel a render before it ended");
+}
+
+describe("usage counting", () => {
+  it("counts every ended render once, on the UTC day it finished", async () => {
+    const w = await createTestWorkspace();
+    expect(await usageRows(w.id)).toEqual([]);
+
+    const ended: Ended[] = [];
+    const one = await createRender(w.key, { document: { html: "<p>one page</p>" }, waitMs: 20_000 });
+    const three = await createRender(w.key, { document: { html: threePages }, test: true, waitMs: 20_000 });
+    const failed = await createRender(w.key, { document: { html: "<p>one page</p>" }, pageRanges: "9", waitMs: 20_000 });
+    for (const r of [one, three, failed]) expect(r.status, r.text).toBe(200);
+    expect(one.body.result.pageCount).toBe(1);
+    expect(three.body.result.pageCount).toBe(3);
+    expect(failed.body).toMatchObject({ state: "failed", error: { diagnostic: "document_invalid" } });
+    ended.push(one.body, three.body, failed.body);
+    // The counted bytes are the bytes of the files.
+    for (const r of [one, three]) expect((await download(r.body.result.downloadUrl)).bytes.byteLength).toBe(r.body.result.outputBytes);
+
+    ended.push(await cancelledRender(w));
+    // Whatever ended before a cancel could catch it, wait for it (and any render still running).
+    const listed = await api("/v1/renders?limit=100", { key: w.key });
+    for (const r of listed.body.items as Ended[]) {
+      if (!ended.some((e) => e.id === r.id)) ended.push((await waitForState(w.key, r.id)) as Ended & { id: string });
+    }
+    for (const e of ended) expect(e.finishedAt, JSON.stringify(e)).toEqual(expect.any(String));
+
+    // A cancel after the end is refused and counts nothing.
+    for (const e of ended) {
+      const late = expectError(await api(`/v1/renders/${e.id}/cancel`, { key: w.key, method: "POST" }), 409, "CONFLICT");
+      expect(late.retryable).toBe(false);
+    }
+
+    // Expected rows: per UTC day of finishedAt (normally one day; two around midnight UTC).
+    const expected = new Map<string, { rendersSucceeded: number; rendersFailed: number; rendersCancelled: number; pages: number; outputBytes: number }>();
+    for (const e of ended) {
+      const day = new Date(e.finishedAt).toISOString().slice(0, 10);
+      const d = expected.get(day) ?? { rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0 };
+      if (e.state === "succeeded") {
+        d.rendersSucceeded++;
+        d.pages += e.result!.pageCount;
+        d.outputBytes += e.result!.outputBytes;
+      } else if (e.state === "failed") d.rendersFailed++;
+      else d.rendersCancelled++;
+      expected.set(day, d);
+    }
+    const want = [...expected].sort(([a], [b]) => a.localeCompare(b)).map(([day, d]) => ({ workspaceId: w.id, day, ...d }));
+    expect(await usageRows(w.id)).toEqual(want);
+
+    // The totals the issue names: 2 succeeded (1 + 3 pages, test render included), 1 failed, 1 cancelled.
+    const rows = await usageRows(w.id);
+    const sum = (k: "rendersSucceeded" | "rendersFailed" | "rendersCancelled" | "pages" | "outputBytes") => rows.reduce((n, r) => n + r[k], 0);
+    expect(ended.filter((e) => e.state === "cancelled")).toHaveLength(1);
+    expect(sum("rendersCancelled")).toBe(1);
+    expect(sum("rendersFailed")).toBe(1);
+    const succeeded = ended.filter((e) => e.state === "succeeded");
+    expect(sum("rendersSucceeded")).toBe(succeeded.length);
+    expect(sum("pages")).toBe(succeeded.reduce((n, e) => n + e.result!.pageCount, 0));
+    expect(sum("outputBytes")).toBe(succeeded.reduce((n, e) => n + e.result!.outputBytes, 0));
+    // Only the two succeeded renders of the first step when the cancel caught its render.
+    if (succeeded.length === 2) {
+      expect(sum("pages")).toBe(4);
+      expect(sum("outputBytes")).toBe(one.body.result.outputBytes + three.body.result.outputBytes);
+    }
+
+    // Nothing counts again later (a second end, a late worker).
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await usageRows(w.id)).toEqual(want);
+  });
+
+  it("keeps workspaces apart", async () => {
+    const [a, b] = await Promise.all([createTestWorkspace(), createTestWorkspace()]);
+    const r = await createRender(a.key, { document: { html: "<p>only a</p>" }, waitMs: 20_000 });
+    expect(r.body.state).toBe("succeeded");
+    expect(await usageRows(b.id)).toEqual([]);
+    expect(await usageRows(a.id)).toEqual([
+      {
+        workspaceId: a.id,
+        day: r.body.finishedAt.slice(0, 10),
+        rendersSucceeded: 1,
+        rendersFailed: 0,
+        rendersCancelled: 0,
+        pages: 1,
+        outputBytes: r.body.result.outputBytes,
+      },
+    ]);
+  });
+});

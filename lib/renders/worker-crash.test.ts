@@ -1,0 +1,246 @@
+import { execFileSync } from "node:child_process";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "@/lib/db/ids";
+import { startEnvironment, type Environment } from "@/lib/testing/environment";
+import { api } from "@/lib/testing/http";
+import { pdfText } from "@/lib/testing/pdf";
+import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+import type { Started } from "@/lib/testing/server";
+import { LEASE_MS, MAX_ATTEMPTS } from "./processing";
+
+// A Folio of its own with one render slot: these tests kill its worker and its browser.
+let env: Environment;
+let sql: postgres.Sql;
+/** The environment's live worker (replaced after a kill). */
+let worker: Started;
+/** Chromium processes of killed workers, ended in afterAll if they outlived their worker. */
+const leftovers = new Set<number>();
+
+beforeAll(async () => {
+  env = await startEnvironment({ WORKER_CONCURRENCY: "1" });
+  worker = env.worker;
+  sql = postgres(env.databaseUrl, { max: 2, onnotice: () => {} });
+});
+
+afterAll(async () => {
+  for (const pid of leftovers) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  await sql?.end({ timeout: 5 });
+  await env?.stop();
+});
+
+const opts = () => ({ baseUrl: env.baseUrl });
+
+type Proc = { pid: number; ppid: number; args: string };
+
+/** Every process below `pid`, with its command line (one `ps` snapshot). */
+function descendants(pid: number): Proc[] {
+  const all: Proc[] = execFileSync("ps", ["-e", "-o", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
+    .flatMap((m) => (m ? [{ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }] : []));
+  const out: Proc[] = [];
+  const walk = (p: number) => {
+    for (const c of all.filter((x) => x.ppid === p)) {
+      out.push(c);
+      walk(c.pid);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+const isChromium = (p: Proc) => /chrom|headless_shell/i.test(p.args.split(" ")[0]!);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function renderRow(id: string) {
+  const [row] = await sql<{ state: string; attempts: number; workspaceId: string; leaseExpiresAt: Date | null; finishedAt: Date | null }[]>`
+    select state, attempts, workspace_id as "workspaceId", lease_expires_at as "leaseExpiresAt", finished_at as "finishedAt"
+    from renders where id = ${id}`;
+  return row!;
+}
+
+async function usageTotals(workspaceId: string) {
+  const [row] = await sql<{ succeeded: number; failed: number; cancelled: number }[]>`
+    select coalesce(sum(renders_succeeded), 0)::int as succeeded, coalesce(sum(renders_failed), 0)::int as failed,
+           coalesce(sum(renders_cancelled), 0)::int as cancelled
+    from usage_days where workspace_id = ${workspaceId}`;
+  return row!;
+}
+
+/** Creates a slow render and returns once a worker is rendering it. */
+async function startSlowRender(ms: number, text: string) {
+  const res = await createRender(env.key, { document: { html: slowHtml(ms, text) }, waitMs: 0 }, opts());
+  expect(res.status, res.text).toBe(202);
+  const id = res.body.id as string;
+  // The first render also waits for the worker to start (migrations, browser launch).
+  await waitForState(env.key, id, ["processing"], { ...opts(), timeout: 45_000 });
+  return id;
+}
+
+async function killWorker(w: Started) {
+  const browsers = descendants(w.proc.pid!).filter(isChromium);
+  for (const p of browsers) leftovers.add(p.pid);
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => w.proc.once("exit", (_code, signal) => resolve(signal)));
+  w.proc.kill("SIGKILL");
+  expect(await exited).toBe("SIGKILL");
+  return browsers;
+}
+
+describe("a render whose worker dies", () => {
+  let workspaceId: string;
+
+  it("is taken back after a SIGKILL, rendered by another worker, and ends exactly once", { timeout: 120_000 }, async () => {
+    const id = await startSlowRender(6000, "survived a killed worker");
+    workspaceId = (await renderRow(id)).workspaceId;
+    // Let the page's busy loop start: the kill lands mid-render.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await renderRow(id)).toMatchObject({ state: "processing", attempts: 1 });
+
+    await killWorker(worker);
+    const killedAt = Date.now();
+    worker = env.startWorker();
+
+    // lease (15 s) + reaper period (5 s) + the render again (6 s) + worker start.
+    const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 45_000 });
+    const took = Date.now() - killedAt;
+    expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
+    expect(took).toBeLessThan(40_000);
+    // Not before the dead worker's lease could have expired: the render was not taken from a live worker.
+    expect(took).toBeGreaterThan(LEASE_MS - 5_000 - 1_000);
+
+    expect(await renderRow(id)).toMatchObject({ state: "succeeded", attempts: 2, leaseExpiresAt: null, finishedAt: expect.any(Date) });
+    const file = await download(ended.result!.downloadUrl!);
+    expect(file.status).toBe(200);
+    expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("survivedakilledworker");
+
+    // It ended once: one succeeded render in the usage record, nothing else.
+    expect(await usageTotals(workspaceId)).toEqual({ succeeded: 1, failed: 0, cancelled: 0 });
+    // The dead worker's pg-boss job and the reaper's new job do not end it again a moment later.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await usageTotals(workspaceId)).toEqual({ succeeded: 1, failed: 0, cancelled: 0 });
+    const again = await api(`/v1/renders/${id}`, { ...opts(), key: env.key });
+    expect(again.body).toMatchObject({ state: "succeeded", finishedAt: (ended as { finishedAt?: string }).finishedAt });
+  });
+
+  it("leaves no Chromium running after its worker was killed", { timeout: 30_000 }, async () => {
+    // The previous test killed a worker; its browser must not outlive it.
+    expect(leftovers.size).toBeGreaterThan(0);
+    await expect.poll(() => [...leftovers].filter(alive), { timeout: 15_000, interval: 250 }).toEqual([]);
+  });
+
+  it("is retried when its browser is killed mid-render, and the worker keeps rendering", { timeout: 90_000 }, async () => {
+    const id = await startSlowRender(3000, "survived a killed browser");
+    await new Promise((r) => setTimeout(r, 500));
+    const chromium = descendants(worker.proc.pid!).filter(isChromium);
+    expect(chromium.length, "the worker's Chromium processes").toBeGreaterThan(0);
+    // The browser first (its renderers go with it), then anything left of it.
+    const main = chromium.filter((p) => p.ppid === worker.proc.pid);
+    expect(main.length).toBeGreaterThan(0);
+    for (const p of [...main, ...chromium]) {
+      try {
+        process.kill(p.pid, "SIGKILL");
+      } catch {
+        // already gone with its parent
+      }
+    }
+
+    const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 30_000 });
+    // spec: transient failures such as a browser crash are retried automatically.
+    expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
+    expect(await renderRow(id)).toMatchObject({ state: "succeeded", attempts: 2, leaseExpiresAt: null });
+    const file = await download(ended.result!.downloadUrl!);
+    expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("survivedakilledbrowser");
+
+    // The worker relaunched its browser: the next render just works, first time.
+    const next = await createRender(env.key, { document: { html: "<p>after the crash</p>" }, waitMs: 20_000 }, opts());
+    expect(next.status, next.text).toBe(200);
+    expect(next.body.state).toBe("succeeded");
+    expect(await renderRow(next.body.id)).toMatchObject({ attempts: 1 });
+    expect(alive(worker.proc.pid!)).toBe(true);
+  });
+
+  it("fails with render_process_exited when its page's render process dies, and the worker keeps rendering", { timeout: 60_000 }, async () => {
+    const id = await startSlowRender(3000, "renderer killed");
+    await new Promise((r) => setTimeout(r, 500));
+    const renderers = descendants(worker.proc.pid!).filter((p) => isChromium(p) && p.args.includes("--type=renderer"));
+    expect(renderers.length, "the worker's Chromium render processes").toBeGreaterThan(0);
+    for (const p of renderers) {
+      try {
+        process.kill(p.pid, "SIGKILL");
+      } catch {
+        // a spare renderer that exited meanwhile
+      }
+    }
+
+    // The document's own process died (as when it runs out of memory): a final failure, not retried.
+    const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 20_000 });
+    expect(ended).toMatchObject({ state: "failed", error: { code: "RENDER_FAILED", diagnostic: "render_process_exited" } });
+    expect(await renderRow(id)).toMatchObject({ state: "failed", attempts: 1, leaseExpiresAt: null });
+
+    const next = await createRender(env.key, { document: { html: "<p>after the renderer</p>" }, waitMs: 20_000 }, opts());
+    expect(next.body.state, next.text).toBe("succeeded");
+  });
+
+  it(`fails with render_process_exited once abandoned ${MAX_ATTEMPTS} times`, { timeout: 30_000 }, async () => {
+    // A render whose third attempt's worker died: processing, lease expired, no attempts left.
+    const id = newId("rnd");
+    await sql.begin(async (tx) => {
+      await tx`insert into renders (id, workspace_id, state, source, format, attempts, lease_expires_at, started_at, created_at, updated_at)
+               values (${id}, ${workspaceId}, 'processing', 'document', 'pdf', ${MAX_ATTEMPTS}, now() - interval '1 second',
+                       now() - interval '1 minute', now() - interval '1 minute', now() - interval '1 minute')`;
+      await tx`insert into render_inputs (render_id, payload) values (${id}, ${tx.json({ document: { html: "<p>never again</p>" } })})`;
+    });
+    const before = await usageTotals(workspaceId);
+
+    const startedAt = Date.now();
+    const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 15_000 });
+    expect(Date.now() - startedAt).toBeLessThan(10_000);
+    expect(ended).toMatchObject({
+      state: "failed",
+      error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message: expect.any(String) },
+      finishedAt: expect.any(String),
+    });
+    expect(ended).not.toHaveProperty("result");
+    // No fourth attempt.
+    expect(await renderRow(id)).toMatchObject({ state: "failed", attempts: MAX_ATTEMPTS, leaseExpiresAt: null });
+    expect(await usageTotals(workspaceId)).toEqual({ ...before, failed: before.failed + 1 });
+  });
+
+  it("is tried again when abandoned with attempts left", { timeout: 30_000 }, async () => {
+    // Its worker died during the first attempt and nobody holds a job for it: only the lease tells.
+    const id = newId("rnd");
+    await sql.begin(async (tx) => {
+      await tx`insert into renders (id, workspace_id, state, source, format, attempts, lease_expires_at, started_at)
+               values (${id}, ${workspaceId}, 'processing', 'document', 'pdf', 1, now() - interval '1 second', now() - interval '20 seconds')`;
+      await tx`insert into render_inputs (render_id, payload) values (${id}, ${tx.json({ document: { html: "<p>second attempt</p>" } })})`;
+    });
+    const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 15_000 });
+    expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
+    expect(await renderRow(id)).toMatchObject({ attempts: 2 });
+    const file = await download(ended.result!.downloadUrl!);
+    expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("secondattempt");
+  });
+
+  it("counts every render of this environment exactly once", async () => {
+    const [rows] = await sql<{ succeeded: number; failed: number; cancelled: number; active: number }[]>`
+      select count(*) filter (where state = 'succeeded')::int as succeeded, count(*) filter (where state = 'failed')::int as failed,
+             count(*) filter (where state = 'cancelled')::int as cancelled, count(*) filter (where state in ('queued', 'processing'))::int as active
+      from renders where workspace_id = ${workspaceId}`;
+    expect(rows).toEqual({ succeeded: 5, failed: 2, cancelled: 0, active: 0 });
+    expect(await usageTotals(workspaceId)).toEqual({ succeeded: 5, failed: 2, cancelled: 0 });
+  });
+});
