@@ -2,7 +2,8 @@ import { config, ConfigError } from "@/lib/config";
 import { closeDb } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { boss, stopBoss } from "@/lib/jobs/boss";
-import { queues, type QueuePayload } from "@/lib/jobs/catalog";
+import { queues } from "@/lib/jobs/catalog";
+import { drain } from "@/lib/jobs/drain";
 import { log } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, watchCancellations } from "@/lib/renders/processing";
@@ -23,9 +24,7 @@ async function main() {
   await watchCancellations();
 
   const b = await boss();
-  await b.work<QueuePayload<"render">>("render", { localConcurrency: cfg.WORKER_CONCURRENCY, batchSize: 1 }, async ([job]) => {
-    if (job) await handleRender(job.data, pool);
-  });
+  const renders = await drain("render", cfg.WORKER_CONCURRENCY, (payload) => handleRender(payload, pool));
   await b.work("maintenance", async () => handleMaintenance());
   await b.work("retention", async () => handleRetention());
   await b.schedule("maintenance", queues.maintenance.cron);
@@ -41,6 +40,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log().info({ signal }, "worker stopping");
+    await renders.stop(); // lets running renders finish
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
     timers.forEach(clearInterval);
     await pool.close();

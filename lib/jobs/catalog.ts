@@ -8,7 +8,7 @@ export const queues = {
     payload: z.object({ renderId: z.string() }),
     // why: pg-boss retries only cover a handler that threw (a database blip); crashed workers are
     // found by their expired render lease (lib/renders/processing.ts), which is much faster.
-    options: () => ({ retryLimit: 2, retryDelay: 1, expireInSeconds: Math.ceil(config().RENDER_TIMEOUT_MS / 1000) + 120, notify: true }),
+    options: () => ({ retryLimit: 2, retryDelay: 1, expireInSeconds: Math.ceil(config().RENDER_TIMEOUT_MS / 1000) + 120 }),
   },
   /** Every minute: prunes rate-limit windows and expired idempotency records. */
   maintenance: { payload: z.object({}), options: () => ({ retryLimit: 0, expireInSeconds: 60 }), cron: "* * * * *" },

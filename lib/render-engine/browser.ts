@@ -18,7 +18,12 @@ export type Slot = {
   current?: { host: string; content: PageContent };
 };
 
-const RENDER_DOMAIN = "render.folio.invalid";
+/**
+ * Render hosts are `<render id>-<attempt>.invalid`: each its own site, since a name under an
+ * unknown top-level domain is its own registrable domain. No cookie can be set for a parent
+ * domain that another render's host would also match.
+ */
+const RENDER_TLD = "invalid";
 /** Relaunch the browser after this many renders, to bound what a long-lived browser accumulates. */
 const RENDERS_PER_BROWSER = 2_000;
 
@@ -100,12 +105,19 @@ export class BrowserPool {
   }
 
   private async answer(slot: Slot, route: Route) {
-    const url = new URL(route.request().url());
+    const request = route.request();
+    const url = new URL(request.url());
     const cur = slot.current;
-    if (!cur || url.host !== cur.host || url.protocol !== "http:") return route.abort("blockedbyclient");
-    if (url.pathname === "/") {
-      return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: cur.content.html });
+    const own = !!cur && url.host === cur.host && url.protocol === "http:";
+    if (request.isNavigationRequest()) {
+      // why: the document itself loads; any other navigation (links, forms, location, meta refresh,
+      // frames) is answered 204, which cancels it and keeps the current document on screen.
+      if (own && url.pathname === "/" && request.frame() === slot.page.mainFrame()) {
+        return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: cur.content.html });
+      }
+      return route.fulfill({ status: 204, body: "" });
     }
+    if (!own) return route.abort("blockedbyclient");
     const asset = cur.content.assets?.get(decodeURIComponent(url.pathname.slice(1)));
     if (asset) return route.fulfill({ status: 200, contentType: asset.contentType, body: asset.body });
     return route.fulfill({ status: 404, body: "" });
@@ -168,7 +180,7 @@ export class BrowserPool {
 
   /** A host name no other render has used: its storage, cookies and cache are its own. */
   static hostFor(renderId: string, attempt: number) {
-    return `${renderId.toLowerCase().replace(/[^a-z0-9]/g, "")}-${attempt}.${RENDER_DOMAIN}`;
+    return `${renderId.toLowerCase().replace(/[^a-z0-9]/g, "")}-${attempt}.${RENDER_TLD}`;
   }
 
   async close() {

@@ -55,11 +55,17 @@ export async function postProcessPdf(pdf: Uint8Array, opts: { watermark: boolean
   return doc.save();
 }
 
-/** Rasterises the first page of a PDF with poppler's pdftoppm at the given DPI. */
-export function rasterize(pdf: Uint8Array, format: "png" | "jpeg", dpi: number, signal: AbortSignal): Promise<Buffer> {
+/**
+ * Rasterises the first page of a PDF with poppler's pdftoppm to exactly width x height pixels.
+ * why exact: Chromium's page boxes are a fraction of a point larger than asked, which a DPI would
+ * turn into an extra pixel or more, past the checked limits.
+ */
+export function rasterize(pdf: Uint8Array, format: "png" | "jpeg", size: { width: number; height: number }, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    // why: PDF on stdin ("-"), and no output root, so the image comes back on stdout.
-    const args = [`-${format}`, "-r", String(dpi), "-singlefile", "-f", "1", "-l", "1", ...(format === "jpeg" ? ["-jpegopt", "quality=90"] : []), "-"];
+    // PDF on stdin ("-"), and no output root, so the image comes back on stdout.
+    const args = [`-${format}`, "-scale-to-x", String(size.width), "-scale-to-y", String(size.height), "-singlefile", "-f", "1", "-l", "1"];
+    if (format === "jpeg") args.push("-jpegopt", "quality=90");
+    args.push("-");
     const child = spawn("pdftoppm", args, { stdio: ["pipe", "pipe", "pipe"], signal });
     const out: Buffer[] = [];
     let err = "";

@@ -22,6 +22,11 @@ export type RenderJob = {
 export type RenderOutput = { bytes: Uint8Array; pageCount: number };
 
 const CSS_PX_PER_MM = 96 / 25.4;
+
+/** Pixels of an image render: CSS pixels (96 per inch) times the scale. A4 at scale 1 is 794 x 1123. */
+export function imagePixels(s: ResolvedSettings, scale: number) {
+  return { width: Math.round(s.widthMm * CSS_PX_PER_MM * scale), height: Math.round(s.heightMm * CSS_PX_PER_MM * scale) };
+}
 const MAX_IMAGE = { width: 4096, height: 8192 };
 
 /**
@@ -50,8 +55,7 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
     throw new RenderFailure("LIMIT_EXCEEDED", "max_input_bytes", `The document and its files are ${inputBytes} bytes; the limit is ${cfg.RENDER_MAX_INPUT_BYTES}`);
   }
   if (job.image) {
-    const w = Math.round(job.settings.widthMm * CSS_PX_PER_MM * job.image.scale);
-    const h = Math.round(job.settings.heightMm * CSS_PX_PER_MM * job.image.scale);
+    const { width: w, height: h } = imagePixels(job.settings, job.image.scale);
     if (w > MAX_IMAGE.width || h > MAX_IMAGE.height) {
       throw new RenderFailure("LIMIT_EXCEEDED", "image_too_large", `The image would be ${w} x ${h} pixels; at most ${MAX_IMAGE.width} x ${MAX_IMAGE.height} are allowed`);
     }
@@ -93,10 +97,13 @@ async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
   const s = job.settings;
   slot.current = { host: BrowserPool.hostFor(job.renderId, job.attempt), content: { html: job.html } };
   await setLocale(slot, s.locale);
-  await page.goto(`http://${slot.current.host}/`, { waitUntil: "load", timeout: 0 });
-  // why: print only once web fonts have loaded, or text falls back to another font.
+  // why "commit" and then our own wait: Playwright's "load" wait hangs when the document starts a
+  // navigation of its own (answered 204, so it never commits); the load event still fires.
+  await page.goto(`http://${slot.current.host}/`, { waitUntil: "commit", timeout: 0 });
   await page.evaluate(async (title) => {
+    if (document.readyState !== "complete") await new Promise((r) => addEventListener("load", r, { once: true }));
     if (title !== null) document.title = title;
+    // Print only once web fonts have loaded, or text falls back to another font.
     await document.fonts.ready;
   }, s.title ?? null);
   const maxPages = config().RENDER_MAX_PAGES;
@@ -117,17 +124,24 @@ async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
   });
 }
 
-const localeOf = new WeakMap<Slot, { session: CDPSession; locale: string }>();
+const localeOf = new WeakMap<Slot, { session: CDPSession; locale: string; userAgent: string }>();
 
-/** The page's locale (Intl, navigator.language, hyphenation); changed only when it differs from the last render's. */
+/**
+ * The page's locale: Intl's default, navigator.language(s) and Accept-Language. Changed only when
+ * it differs from the slot's previous render.
+ */
 async function setLocale(slot: Slot, locale: string) {
   let s = localeOf.get(slot);
   if (s?.locale === locale) return;
   if (!s) {
-    s = { session: await slot.context.newCDPSession(slot.page), locale: "" };
+    const userAgent = await slot.page.evaluate(() => navigator.userAgent);
+    s = { session: await slot.context.newCDPSession(slot.page), locale: "", userAgent };
     localeOf.set(slot, s);
   }
-  await s.session.send("Emulation.setLocaleOverride", { locale: s.locale === "" && locale === "en-US" ? undefined : locale });
+  await Promise.all([
+    s.session.send("Emulation.setLocaleOverride", { locale }),
+    s.session.send("Emulation.setUserAgentOverride", { userAgent: s.userAgent, acceptLanguage: locale }),
+  ]);
   s.locale = locale;
 }
 
@@ -148,7 +162,7 @@ async function finish(pdf: Uint8Array, job: RenderJob, signal: AbortSignal): Pro
     }
   }
   if (job.image) {
-    bytes = await rasterize(bytes, job.format === "jpeg" ? "jpeg" : "png", 96 * job.image.scale, signal);
+    bytes = await rasterize(bytes, job.format === "jpeg" ? "jpeg" : "png", imagePixels(s, job.image.scale), signal);
     pageCount = 1;
   }
   if (bytes.byteLength > cfg.RENDER_MAX_OUTPUT_BYTES) {
@@ -159,6 +173,9 @@ async function finish(pdf: Uint8Array, job: RenderJob, signal: AbortSignal): Pro
 
 function classifyBrowserError(e: unknown, job: RenderJob): Error {
   const msg = (e as Error)?.message ?? String(e);
+  if (/Execution context was destroyed|frame was detached/i.test(msg)) {
+    return new RenderFailure("RENDER_FAILED", "document_invalid", "The document replaced itself while it was being rendered");
+  }
   if (/page range exceeds page count|page range is invalid|Page range syntax error/i.test(msg)) {
     return job.image
       ? new RenderFailure("RENDER_FAILED", "image_page_missing", `The document has no page ${job.image.page}`)
@@ -167,10 +184,17 @@ function classifyBrowserError(e: unknown, job: RenderJob): Error {
   return new TransientRenderError(`The browser failed while rendering: ${msg.split("\n")[0]}`, { cause: e });
 }
 
-/** Leaves the page blank for the next render: the old document, its timers and its workers end with it. */
+/**
+ * Leaves the slot as new for the next render, off the render's own latency: the old document with
+ * its timers and workers ends, popups it opened close, and its cookies go.
+ */
 async function resetSlot(slot: Slot): Promise<boolean> {
   try {
-    await slot.page.goto("about:blank", { timeout: 5000 });
+    await Promise.all([
+      slot.page.goto("about:blank", { timeout: 5000 }),
+      slot.context.clearCookies(),
+      ...slot.context.pages().filter((p) => p !== slot.page).map((p) => p.close()),
+    ]);
     return true;
   } catch {
     return false;

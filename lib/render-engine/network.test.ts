@@ -1,0 +1,229 @@
+import dgram from "node:dgram";
+import http from "node:http";
+import type net from "node:net";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestWorkspace } from "@/lib/testing/factories";
+import { pdfText } from "@/lib/testing/pdf";
+import { createRender, download, waitForState } from "@/lib/testing/renders";
+
+// The rendered page reaches no network: a listening server on this machine that the document
+// points at in every way a page can load something must see no request and no connection.
+
+/** A server on 127.0.0.1 that records every TCP connection, HTTP request, upgrade and UDP datagram. */
+type Recorder = { port: number; connections: number; requests: string[]; datagrams: number; reset: () => void; close: () => Promise<void> };
+
+async function startRecorder(): Promise<Recorder> {
+  const rec = { connections: 0, requests: [] as string[], datagrams: 0 };
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    rec.requests.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { "content-type": "text/plain", "access-control-allow-origin": "*" });
+    res.end("reached");
+  });
+  server.on("connection", (s: net.Socket) => {
+    rec.connections++;
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  server.on("upgrade", (req, socket: net.Socket) => {
+    rec.requests.push(`UPGRADE ${req.url}`);
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  // STUN/TURN over UDP on the same port number.
+  const udp = dgram.createSocket("udp4");
+  udp.on("message", () => rec.datagrams++);
+  await new Promise<void>((resolve) => udp.bind(port, "127.0.0.1", resolve));
+  return Object.assign(rec, {
+    port,
+    reset: () => {
+      rec.connections = 0;
+      rec.requests.length = 0;
+      rec.datagrams = 0;
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+    },
+  });
+}
+
+/** A PNG of the given size, one colour, built here so its size is known. */
+function png(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of b) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x40)]);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+}
+
+let server: Recorder;
+
+beforeAll(async () => {
+  server = await startRecorder();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Renders with waitMs and returns the ended record and, when it succeeded, the PDF's text. */
+async function renderText(key: string, html: string) {
+  const res = await createRender(key, { document: { html }, waitMs: 20_000 });
+  expect([200, 202], res.text).toContain(res.status);
+  const render = res.status === 200 ? res.body : await waitForState(key, res.body.id, undefined, { timeout: 40_000 });
+  if (render.state !== "succeeded") return { render, text: "" };
+  const file = await download(render.result.downloadUrl);
+  expect(file.status).toBe(200);
+  return { render, text: pdfText(file.bytes) };
+}
+
+/** Waits a little for requests still on their way, then expects none to have arrived. */
+async function expectNothingReached() {
+  await new Promise((r) => setTimeout(r, 500));
+  expect({ connections: server.connections, requests: server.requests, datagrams: server.datagrams }).toEqual({ connections: 0, requests: [], datagrams: 0 });
+}
+
+describe("network block", () => {
+  it("the recording server does see a request made outside the browser", async () => {
+    // The control: without it, a server that counted nothing would pass every test below.
+    server.reset();
+    expect(await (await fetch(`http://127.0.0.1:${server.port}/control`)).text()).toBe("reached");
+    expect(server.requests).toEqual(["GET /control"]);
+    expect(server.connections).toBeGreaterThanOrEqual(1);
+    server.reset();
+  });
+
+  it("nothing the document references reaches a listening server on this machine", async () => {
+    const w = await createTestWorkspace();
+    const base = `http://127.0.0.1:${server.port}`;
+    const html = `<!doctype html><html><head>
+      <link rel="stylesheet" href="${base}/style.css">
+      <link rel="preconnect" href="${base}">
+      <link rel="dns-prefetch" href="${base}">
+      <link rel="prefetch" href="${base}/prefetch">
+      <link rel="preload" as="image" href="${base}/preload.png">
+      <link rel="icon" href="${base}/favicon.ico">
+      <style>
+        @import url("${base}/import.css");
+        @font-face { font-family: Remote; src: url("${base}/font.woff2") format("woff2"); }
+        body { background: url("${base}/background.png"); font-family: Remote, sans-serif; }
+        .cursor { cursor: url("${base}/cursor.png"), auto; }
+      </style>
+      <script src="${base}/script.js"></script>
+      <script type="module" src="${base}/module.js"></script>
+    </head><body>
+      <img src="${base}/img.png">
+      <img srcset="${base}/srcset.png 1x" alt="">
+      <picture><source srcset="${base}/source.png"><img src="${base}/picture.png" alt=""></picture>
+      <iframe src="${base}/frame"></iframe>
+      <video src="${base}/video.mp4" autoplay muted poster="${base}/poster.png"></video>
+      <audio src="${base}/audio.mp3" autoplay></audio>
+      <object data="${base}/object"></object>
+      <embed src="${base}/embed">
+      <svg width="10" height="10"><image href="${base}/svg-image.png" width="10" height="10"/></svg>
+      <a ping="${base}/ping" href="${base}/link">link</a>
+      <p id="out">network test</p>
+      <script>
+        const base = ${JSON.stringify(base)};
+        const attempt = (fn) => { try { const p = fn(); if (p && p.catch) p.catch(() => {}); } catch {} };
+        attempt(() => fetch(base + "/fetch"));
+        attempt(() => fetch(base + "/fetch-post", { method: "POST", body: "x", mode: "no-cors" }));
+        attempt(() => fetch("http://localhost:${server.port}/fetch-localhost"));
+        attempt(() => { const x = new XMLHttpRequest(); x.open("GET", base + "/xhr"); x.send(); });
+        attempt(() => { const x = new XMLHttpRequest(); x.open("GET", base + "/xhr-sync", false); x.send(); });
+        attempt(() => new WebSocket("ws://127.0.0.1:${server.port}/ws"));
+        attempt(() => navigator.sendBeacon(base + "/beacon", "x"));
+        attempt(() => new EventSource(base + "/events"));
+        attempt(() => { new Image().src = base + "/new-image"; });
+        attempt(() => import(base + "/dynamic-import.js"));
+        attempt(() => new Worker(base + "/worker.js"));
+        attempt(() => navigator.serviceWorker && navigator.serviceWorker.register(base + "/sw.js"));
+        attempt(() => {
+          const pc = new RTCPeerConnection({ iceServers: [
+            { urls: "stun:127.0.0.1:${server.port}" },
+            { urls: "turn:127.0.0.1:${server.port}?transport=udp", username: "u", credential: "p" },
+            { urls: "turn:127.0.0.1:${server.port}?transport=tcp", username: "u", credential: "p" },
+          ] });
+          pc.createDataChannel("x");
+          return pc.createOffer().then((o) => pc.setLocalDescription(o));
+        });
+        document.getElementById("out").textContent = "network test: scripts ran";
+      </script>
+    </body></html>`;
+    server.reset();
+    const { render, text } = await renderText(w.key, html);
+    await expectNothingReached();
+    expect(render.state, JSON.stringify(render.error)).toBe("succeeded");
+    expect(render.result.pageCount).toBe(1);
+    expect(text).toContain("network test: scripts ran");
+    expect(text).not.toContain("blocked");
+  });
+
+  // A document that navigates itself away keeps its own content: the navigation is refused, the
+  // render ends as succeeded with the document's text, and no Chromium error page is printed.
+  const base = () => `http://127.0.0.1:${server.port}`;
+  const navigations: [string, () => string][] = [
+    ["a meta refresh", () => `<meta http-equiv="refresh" content="0;url=${base()}/meta-refresh"><p>kept: refresh</p>`],
+    [
+      "a location change after 200 ms",
+      () => `<p>kept: location</p><script>
+        setTimeout(() => { location.href = ${JSON.stringify(`${base()}/location`)}; }, 200);
+        // Busy past 200 ms, so the timer is due while the render still runs.
+        const end = Date.now() + 300; while (Date.now() < end) {}
+      </script>`,
+    ],
+    ["an immediate location change", () => `<p>kept: immediate</p><script>location.replace(${JSON.stringify(`${base()}/replace`)})</script>`],
+    ["a form submission", () => `<form id="f" method="post" action="${base()}/form"><input name="a" value="b"></form><p>kept: form</p><script>document.getElementById("f").submit()</script>`],
+    ["a clicked link with ping", () => `<a id="a" ping="${base()}/ping" href="${base()}/link">kept: link</a><script>document.getElementById("a").click()</script>`],
+    ["a popup", () => `<p>kept: popup</p><script>window.open(${JSON.stringify(`${base()}/popup`)})</script>`],
+  ];
+  for (const [what, html] of navigations) {
+    it(`${what} to the server reaches nothing and the document is printed`, async () => {
+      const w = await createTestWorkspace();
+      server.reset();
+      const { render, text } = await renderText(w.key, html());
+      await expectNothingReached();
+      expect(render.state, JSON.stringify(render.error)).toBe("succeeded");
+      expect(text).toContain("kept:");
+      expect(text).not.toContain("blocked");
+    });
+  }
+
+  it("a data: URL image loads", async () => {
+    const w = await createTestWorkspace();
+    const src = `data:image/png;base64,${png(7, 3).toString("base64")}`;
+    const html = `<img id="dot" src="${src}"><p id="out">not loaded</p><script>
+      addEventListener("load", () => {
+        const img = document.getElementById("dot");
+        document.getElementById("out").textContent = "data image " + img.naturalWidth + "x" + img.naturalHeight;
+      });
+    </script>`;
+    server.reset();
+    const { text } = await renderText(w.key, html);
+    expect(text).toContain("data image 7x3");
+  });
+});
