@@ -60,28 +60,46 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
       throw new RenderFailure("LIMIT_EXCEEDED", "image_too_large", `The image would be ${w} x ${h} pixels; at most ${MAX_IMAGE.width} x ${MAX_IMAGE.height} are allowed`);
     }
   }
-  if (signal.aborted) throw new RenderAborted(signal.reason === "timeout" ? "timeout" : "cancelled");
+  // why the listener comes first: a cancel or the time limit may fire while the render still waits
+  // for a free page, and an abort event that nobody heard is never heard again.
+  const abortError = () => new RenderAborted(signal.reason === "timeout" ? "timeout" : "cancelled");
+  const cleanups: (() => void)[] = [];
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) return reject(abortError());
+    const onAbort = () => reject(abortError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    cleanups.push(() => signal.removeEventListener("abort", onAbort));
+  });
+  aborted.catch(() => {});
 
-  const slot = await pool.acquire();
+  const acquiring = pool.acquire();
+  let slot: Slot;
+  try {
+    slot = await Promise.race([acquiring, aborted]);
+  } catch (e) {
+    void acquiring.then((s) => pool.release(s, true)); // not used: back warm as it came
+    for (const c of cleanups) c();
+    throw e;
+  }
   let healthy = true;
   let crashed = false;
-  const cleanups: (() => void)[] = [];
-  const stop = new Promise<never>((_, reject) => {
+  const crash = new Promise<never>((_, reject) => {
     const onCrash = () => {
       crashed = true;
       reject(new RenderFailure("RENDER_FAILED", "render_process_exited", "The page's render process exited, for example out of working memory"));
     };
-    const onAbort = () => reject(new RenderAborted(signal.reason === "timeout" ? "timeout" : "cancelled"));
     slot.page.once("crash", onCrash);
-    signal.addEventListener("abort", onAbort, { once: true });
-    cleanups.push(() => slot.page.off("crash", onCrash), () => signal.removeEventListener("abort", onAbort));
+    cleanups.push(() => slot.page.off("crash", onCrash));
   });
-  stop.catch(() => {});
+  crash.catch(() => {});
+  const stop = Promise.race([aborted, crash]);
   try {
     const pdf = await Promise.race([printPdf(slot, job), stop]);
     return await finish(blankUrlTitle(pdf, BrowserPool.hostFor(job.renderId, job.attempt)), job, signal);
   } catch (e) {
-    healthy = false;
+    // A document failure leaves the page usable; a crash, an abort (the page may still be busy)
+    // or a browser error does not.
+    healthy = e instanceof RenderFailure && !crashed;
     if (e instanceof RenderFailure || e instanceof RenderAborted) throw e;
     if (crashed) throw new RenderFailure("RENDER_FAILED", "render_process_exited", "The page's render process exited");
     throw classifyBrowserError(e, job);

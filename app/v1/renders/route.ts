@@ -7,8 +7,11 @@ import * as renders from "@/lib/renders";
 export const POST = apiRoute(
   { scope: "render:create", body: renders.CreateRenderInput, bodyLimit: 11 * MiB, idempotency: true },
   async ({ ctx, body, idempotencyKey }) => {
+    // why waitMs is left out of "the same request": it says how long to wait, not what to render, so a
+    // retry after a timeout may wait longer (spec: Endpoints > Renders rule 4).
+    const { waitMs: _wait, ...what } = body;
     const idem = idempotencyKey
-      ? { endpoint: "POST /v1/renders", key: idempotencyKey, requestHash: requestHash("POST", "/v1/renders", body) }
+      ? { endpoint: "POST /v1/renders", key: idempotencyKey, requestHash: requestHash("POST", "/v1/renders", what) }
       : undefined;
     const { render } = await renders.createRender(ctx, body, idem);
     const r = await renders.waitForRender(ctx, render, body.waitMs);

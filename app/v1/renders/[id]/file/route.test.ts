@@ -1,0 +1,120 @@
+import { describe, expect, inject, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { renderInputs, renders } from "@/lib/db/schema";
+import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
+import { api, expectError } from "@/lib/testing/http";
+import { pdfText } from "@/lib/testing/pdf";
+import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+import { securityCases } from "@/lib/testing/security-cases";
+
+const ACTIVE = ["queued", "processing"];
+
+/** GET /v1/renders/{id}/file as raw bytes (api() would read a PDF as text). */
+async function getFile(key: string | undefined, id: string) {
+  const res = await fetch(`${inject("baseUrl")}/v1/renders/${id}/file`, { headers: key ? { "x-api-key": key } : {} });
+  return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
+}
+const stateOf = async (key: string, id: string) => (await api(`/v1/renders/${id}`, { key })).body.state as string;
+
+/** A queued render row written directly (no job): exists even when the workspace's key is revoked or suspended. */
+const rowOf = new Map<string, Promise<string>>();
+function renderRowOf(w: TestWorkspace): Promise<string> {
+  let p = rowOf.get(w.id);
+  if (!p) {
+    const id = newId("rnd");
+    p = db()
+      .transaction(async (tx) => {
+        await tx.insert(renders).values({ id, workspaceId: w.id, source: "document", format: "pdf" });
+        await tx.insert(renderInputs).values({ renderId: id, payload: { document: { html: "<p>row</p>" } } });
+      })
+      .then(() => id);
+    rowOf.set(w.id, p);
+  }
+  return p;
+}
+
+describe("GET /v1/renders/{id}/file", () => {
+  it("streams the PDF of a succeeded render: same bytes as its download link, named after the render", async () => {
+    const w = await createTestWorkspace();
+    const created = await createRender(w.key, { document: { html: "<h1>File by id</h1>" }, waitMs: 20_000 });
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.id as string;
+
+    const file = await getFile(w.key, id);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("application/pdf");
+    expect(file.headers.get("content-disposition")).toContain(`${id}.pdf`);
+    expect(file.headers.get("cache-control")).toContain("no-store");
+    expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(file.bytes.byteLength).toBe(created.body.result.outputBytes);
+    expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("Filebyid");
+
+    const viaLink = await download(created.body.result.downloadUrl);
+    expect(viaLink.status).toBe(200);
+    expect(Buffer.from(file.bytes).equals(Buffer.from(viaLink.bytes))).toBe(true);
+  });
+
+  it("answers 409 CONFLICT with retryable true while the render is queued or processing", async () => {
+    const w = await createTestWorkspace();
+    const created = await createRender(w.key, { document: { html: slowHtml(800, "not yet") } });
+    expect(created.status).toBe(202);
+    const id = created.body.id as string;
+    const before = await stateOf(w.key, id);
+    expect(ACTIVE).toContain(before);
+    const res = await api(`/v1/renders/${id}/file`, { key: w.key });
+    const after = await stateOf(w.key, id);
+    // why: the 800 ms render could end between the reads on a loaded machine; only then may the file be there.
+    if (ACTIVE.includes(after) || res.status !== 200) {
+      const e = expectError(res, 409, "CONFLICT");
+      expect(e.retryable).toBe(true);
+      expect(e.message).toContain(id);
+    } else {
+      expect(after).toBe("succeeded");
+    }
+    expect(await stateOf(w.key, id)).not.toBe("failed");
+    await waitForState(w.key, id);
+    expect((await getFile(w.key, id)).status).toBe(200);
+  });
+
+  it("answers 409 CONFLICT, not retryable, for a failed and for a cancelled render", async () => {
+    const w = await createTestWorkspace();
+    // A page range beyond the one-page document fails the render with document_invalid.
+    const failed = await createRender(w.key, { document: { html: "<p>one page</p>" }, pageRanges: "5", waitMs: 20_000 });
+    expect(failed.status, failed.text).toBe(200);
+    expect(failed.body.state).toBe("failed");
+    const ef = expectError(await api(`/v1/renders/${failed.body.id}/file`, { key: w.key }), 409, "CONFLICT");
+    expect(ef.retryable).toBe(false);
+
+    const toCancel = await createRender(w.key, { document: { html: slowHtml(800, "cancel me") } });
+    expect((await api(`/v1/renders/${toCancel.body.id}/cancel`, { method: "POST", key: w.key })).status).toBe(200);
+    const ec = expectError(await api(`/v1/renders/${toCancel.body.id}/file`, { key: w.key }), 409, "CONFLICT");
+    expect(ec.retryable).toBe(false);
+  });
+
+  it("answers 404 for an unknown id and for another workspace's succeeded render", async () => {
+    const [w, other] = await Promise.all([createTestWorkspace(), createTestWorkspace()]);
+    const theirs = await createRender(other.key, { document: { html: "<p>theirs</p>" }, waitMs: 20_000 });
+    expect(theirs.body.state).toBe("succeeded");
+    expectError(await api(`/v1/renders/rnd_doesnotexist/file`, { key: w.key }), 404, "NOT_FOUND");
+    expectError(await api(`/v1/renders/${theirs.body.id}/file`, { key: w.key }), 404, "NOT_FOUND");
+    expect((await getFile(other.key, theirs.body.id)).status).toBe(200);
+  });
+
+  it("answers 403 naming render:read for a key with only render:create, even for a succeeded render", async () => {
+    const w = await createTestWorkspace();
+    const created = await createRender(w.key, { document: { html: "<p>scoped</p>" }, waitMs: 20_000 });
+    expect(created.body.state).toBe("succeeded");
+    const k = await w.newKey(["render:create", "render:cancel"]);
+    const e = expectError(await api(`/v1/renders/${created.body.id}/file`, { key: k.secret }), 403, "FORBIDDEN");
+    expect(e.message).toContain("render:read");
+  });
+
+  describe("security", () => {
+    securityCases({
+      scope: "render:read",
+      request: async (w, key) => api(`/v1/renders/${await renderRowOf(w)}/file`, { key }),
+      crossWorkspace: async (w, other) => api(`/v1/renders/${await renderRowOf(other)}/file`, { key: w.key }),
+    });
+  });
+});

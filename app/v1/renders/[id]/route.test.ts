@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { renderInputs, renders } from "@/lib/db/schema";
+import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
+import { api, expectError } from "@/lib/testing/http";
+import { createRender, download, slowHtml } from "@/lib/testing/renders";
+import { securityCases } from "@/lib/testing/security-cases";
+
+type Render = {
+  id: string;
+  state: string;
+  test: boolean;
+  source: string;
+  format: string;
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  result?: { downloadUrl?: string; expiresAt?: string; pageCount: number; outputBytes: number; durationMs: number };
+  error?: unknown;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const get = (key: string | undefined, id: string) => api<Render>(`/v1/renders/${id}`, { key });
+
+/**
+ * A queued render row of the workspace, written directly (no job, so no worker ever takes it):
+ * the security cases need a render that exists even when the workspace's key is revoked or suspended.
+ */
+const rowOf = new Map<string, Promise<string>>();
+function renderRowOf(w: TestWorkspace): Promise<string> {
+  let p = rowOf.get(w.id);
+  if (!p) {
+    const id = newId("rnd");
+    p = db()
+      .transaction(async (tx) => {
+        await tx.insert(renders).values({ id, workspaceId: w.id, source: "document", format: "pdf" });
+        await tx.insert(renderInputs).values({ renderId: id, payload: { document: { html: "<p>row</p>" } } });
+      })
+      .then(() => id);
+    rowOf.set(w.id, p);
+  }
+  return p;
+}
+
+describe("GET /v1/renders/{id}", () => {
+  it("answers 200 with the render, as POST answered it", async () => {
+    const w = await createTestWorkspace();
+    const created = await createRender(w.key, { document: { html: "<p>read me</p>" }, test: true, waitMs: 20_000 });
+    expect(created.status, created.text).toBe(200);
+    const res = await get(w.key, created.body.id);
+    expect(res.status, res.text).toBe(200);
+    const { result, ...rest } = res.body;
+    const { result: createdResult, ...createdRest } = created.body as Render;
+    expect(rest).toEqual(createdRest);
+    expect(rest).toEqual(expect.objectContaining({ state: "succeeded", test: true, source: "document", format: "pdf" }));
+    expect(result).toEqual({ ...createdResult, downloadUrl: expect.any(String), expiresAt: expect.any(String) });
+    expect(res.body.error).toBeUndefined();
+  });
+
+  it("gives a fresh five-minute download link on each read; both links work", async () => {
+    const w = await createTestWorkspace();
+    const created = await createRender(w.key, { document: { html: "<p>links</p>" }, waitMs: 20_000 });
+    expect(created.status, created.text).toBe(200);
+    const first = (await get(w.key, created.body.id)).body.result!;
+    await sleep(1100);
+    const readAt = Date.now();
+    const second = (await get(w.key, created.body.id)).body.result!;
+    expect(second.downloadUrl).not.toBe(first.downloadUrl);
+    expect(Date.parse(second.expiresAt!) - Date.parse(first.expiresAt!)).toBeGreaterThanOrEqual(1000);
+    expect(Math.abs(Date.parse(second.expiresAt!) - (readAt + 5 * 60_000))).toBeLessThan(2000);
+    const [a, b] = await Promise.all([download(first.downloadUrl!), download(second.downloadUrl!)]);
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+    expect(a.bytes.byteLength).toBe(second.outputBytes);
+  });
+
+  it("shows the states in order: queued or processing, then succeeded, with createdAt <= startedAt <= finishedAt", async () => {
+    const w = await createTestWorkspace();
+    // why: 800 ms of script keeps the render in processing long enough to be seen, without hogging the shared worker.
+    const created = await createRender(w.key, { document: { html: slowHtml(800, "states") } });
+    expect(created.status).toBe(202);
+    const id = created.body.id as string;
+    const seen: Render[] = [created.body];
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const r = (await get(w.key, id)).body;
+      if (r.state !== seen[seen.length - 1]!.state) seen.push(r);
+      if (r.state === "succeeded" || r.state === "failed" || r.state === "cancelled") break;
+      await sleep(20);
+    }
+    const states = seen.map((r) => r.state);
+    expect(states[states.length - 1]).toBe("succeeded");
+    // Every observed transition goes forward: queued -> processing -> succeeded.
+    const order = ["queued", "processing", "succeeded"];
+    for (let i = 1; i < states.length; i++) expect(order.indexOf(states[i]!)).toBeGreaterThan(order.indexOf(states[i - 1]!));
+    expect(states).toContain("processing");
+
+    for (const r of seen) {
+      if (r.state === "queued") {
+        expect(r.startedAt).toBeUndefined();
+        expect(r.finishedAt).toBeUndefined();
+        expect(r.result).toBeUndefined();
+      }
+      if (r.state === "processing") {
+        expect(r.startedAt).toEqual(expect.any(String));
+        expect(r.finishedAt).toBeUndefined();
+        expect(r.result).toBeUndefined();
+      }
+    }
+    const processing = seen.find((r) => r.state === "processing")!;
+    const done = seen[seen.length - 1]!;
+    expect(done.startedAt).toBe(processing.startedAt);
+    expect(done.createdAt).toBe(created.body.createdAt);
+    const t = (s?: string) => Date.parse(s!);
+    expect(t(done.createdAt)).toBeLessThanOrEqual(t(done.startedAt));
+    expect(t(done.startedAt)).toBeLessThanOrEqual(t(done.finishedAt));
+    expect(t(done.finishedAt)).toBeLessThanOrEqual(t(done.updatedAt));
+    expect(t(done.finishedAt) - t(done.startedAt)).toBeGreaterThanOrEqual(700);
+    expect(t(processing.updatedAt)).toBeGreaterThanOrEqual(t(created.body.updatedAt));
+    expect(done.result).toEqual(expect.objectContaining({ pageCount: 1, downloadUrl: expect.any(String) }));
+    expect(done.result!.durationMs).toBeGreaterThanOrEqual(700);
+  });
+
+  it("answers 404 NOT_FOUND for an unknown id and for another workspace's render", async () => {
+    const [w, other] = await Promise.all([createTestWorkspace(), createTestWorkspace()]);
+    const theirs = await createRender(other.key, { document: { html: "<p>theirs</p>" } });
+    expect(theirs.status).toBe(202);
+    expectError(await get(w.key, "rnd_doesnotexist"), 404, "NOT_FOUND");
+    expectError(await get(w.key, theirs.body.id), 404, "NOT_FOUND");
+    expect((await get(other.key, theirs.body.id)).status).toBe(200);
+  });
+
+  describe("security", () => {
+    securityCases({
+      scope: "render:read",
+      request: async (w, key) => get(key, await renderRowOf(w)),
+      crossWorkspace: async (w, other) => get(w.key, await renderRowOf(other)),
+    });
+  });
+});

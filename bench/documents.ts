@@ -1,0 +1,50 @@
+/** Realistic documents for the benchmark: a 1-page A4 invoice and a ~20-page A4 report. */
+
+const css = `
+  body { font-family: "DejaVu Sans", "Liberation Sans", sans-serif; font-size: 10pt; color: #1f2937; margin: 0; }
+  header { display: flex; justify-content: space-between; align-items: flex-start; margin-bottom: 18px; }
+  h1 { font-size: 20pt; margin: 0; color: #111827; }
+  .muted { color: #6b7280; }
+  table { width: 100%; border-collapse: collapse; }
+  th, td { padding: 4px 6px; border-bottom: 1px solid #e5e7eb; text-align: left; }
+  th { background: #f3f4f6; font-weight: 600; }
+  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+  tr { break-inside: avoid; }
+  .totals { margin-top: 12px; margin-left: auto; width: 40%; }
+  .totals td { border: none; }
+  .badge { display: inline-block; padding: 2px 8px; border-radius: 9999px; background: #dbeafe; color: #1e40af; font-size: 8pt; }
+`;
+
+function rows(n: number, seed: number) {
+  let out = "";
+  let total = 0;
+  for (let i = 1; i <= n; i++) {
+    const qty = ((i * 7 + seed) % 9) + 1;
+    const price = (((i * 37 + seed) % 500) + 10) / 4;
+    total += qty * price;
+    out += `<tr><td>${i}</td><td>Consulting item ${i} <span class="muted">ref ${(seed * 1000 + i).toString(36)}</span></td><td class="num">${qty}</td><td class="num">${price.toFixed(2)}</td><td class="num">${(qty * price).toFixed(2)}</td></tr>`;
+  }
+  return { html: out, total };
+}
+
+export function invoiceHtml(seed = 1): string {
+  const r = rows(30, seed);
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Invoice ${seed}</title><style>${css}</style></head><body>
+  <header><div><h1>Invoice INV-${1000 + seed}</h1><div class="muted">Issued 2026-11-21 · Due 2026-12-21</div></div>
+  <div style="text-align:right"><strong>Folio Consulting AG</strong><br>Bahnhofstrasse 1<br>8001 Zürich <span class="badge">Paid</span></div></header>
+  <p><strong>Bill to:</strong> Example Customer Ltd, 221B Baker Street, London</p>
+  <table><thead><tr><th>#</th><th>Description</th><th class="num">Qty</th><th class="num">Price</th><th class="num">Amount</th></tr></thead>
+  <tbody>${r.html}</tbody></table>
+  <table class="totals"><tr><td>Subtotal</td><td class="num">${r.total.toFixed(2)}</td></tr>
+  <tr><td>VAT 8.1%</td><td class="num">${(r.total * 0.081).toFixed(2)}</td></tr>
+  <tr><th>Total CHF</th><th class="num">${(r.total * 1.081).toFixed(2)}</th></tr></table>
+  </body></html>`;
+}
+
+export function reportHtml(seed = 1): string {
+  const r = rows(900, seed);
+  return `<!doctype html><html><head><meta charset="utf-8"><title>Report ${seed}</title><style>${css}</style></head><body>
+  <h1>Quarterly activity report</h1><p class="muted">All line items of the quarter, ${900} rows.</p>
+  <table><thead><tr><th>#</th><th>Description</th><th class="num">Qty</th><th class="num">Price</th><th class="num">Amount</th></tr></thead>
+  <tbody>${r.html}</tbody></table></body></html>`;
+}

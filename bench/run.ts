@@ -1,0 +1,146 @@
+/**
+ * npm run bench: end-to-end renders through the running service against raw Chromium, in the same
+ * run, and the ratios. Raw is a reused warm page (setContent + pdf), the fastest any Chromium-based
+ * renderer can go here. End to end is POST /v1/renders with waitMs, then downloading the file.
+ *
+ *   npm run bench                 invoice and report, concurrency 1 and 2
+ *   npm run bench -- --memory     also worker memory over 1,000 invoice renders
+ *   npm run bench -- --quick      fewer renders (a smoke run)
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { chromium, type Page } from "playwright-core";
+import { invoiceHtml, reportHtml } from "./documents";
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has("--quick");
+const root = path.resolve(__dirname, "..");
+const dataDir = path.join(root, ".data", "bench");
+
+type Stats = { n: number; seconds: number; p50: number; p95: number; perSecond: number };
+
+function stats(latencies: number[], seconds: number): Stats {
+  const s = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return { n: s.length, seconds, p50: at(0.5), p95: at(0.95), perSecond: s.length / seconds };
+}
+
+/** Runs `one` `total` times with `concurrency` in flight; returns latency stats. */
+async function drive(total: number, concurrency: number, warmup: number, one: (i: number, lane: number) => Promise<void>): Promise<Stats> {
+  for (let i = 0; i < warmup; i++) await one(i, i % concurrency);
+  let next = 0;
+  const latencies: number[] = [];
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async (_, lane) => {
+      while (next < total) {
+        const i = next++;
+        const t = performance.now();
+        await one(i, lane);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return stats(latencies, (performance.now() - start) / 1000);
+}
+
+async function main() {
+  process.env.DATA_DIR = dataDir;
+  process.env.LOG_LEVEL ??= "warn";
+  const { ensureEmbeddedPostgres, createDatabase } = await import("../lib/db/embedded");
+  const { runMigrations } = await import("../lib/db/migrate");
+  const { startProcess, startWebServer } = await import("../lib/testing/server");
+  const { chromiumArgs } = await import("../lib/render-engine/browser");
+
+  fs.mkdirSync(dataDir, { recursive: true });
+  const pg = await ensureEmbeddedPostgres({ dir: path.join(dataDir, "postgres"), database: "postgres" });
+  const database = `folio_bench_${Date.now()}`;
+  await createDatabase(pg.url, database);
+  const databaseUrl = pg.url.replace(/\/postgres$/, `/${database}`);
+  await runMigrations(databaseUrl);
+  process.env.DATABASE_URL = databaseUrl;
+
+  const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000", WORKER_CONCURRENCY: "2" };
+  const web = await startWebServer(env, dataDir);
+  const worker = startProcess("worker/index.ts", { ...env, FOLIO_PROCESS: "worker" }, path.join(dataDir, "worker.log"));
+
+  const { bootstrap } = await import("../lib/workspaces/bootstrap");
+  const { createKeyAsSystem } = await import("../lib/keys");
+  const { systemCtx } = await import("../lib/auth/context");
+  const { closeDb } = await import("../lib/db/client");
+  const boot = await bootstrap();
+  const key = (await createKeyAsSystem(systemCtx(boot.workspace.id, "bench"), "bench", ["render:create", "render:read"], null)).secret;
+  await closeDb();
+
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs(), headless: true });
+  const pages: Page[] = await Promise.all([browser.newPage(), browser.newPage()]);
+
+  const raw = (html: string) => async (_i: number, lane: number) => {
+    await pages[lane]!.setContent(html, { waitUntil: "load" });
+    await pages[lane]!.pdf({ format: "A4", printBackground: true, margin: { top: "10mm", right: "10mm", bottom: "10mm", left: "10mm" } });
+  };
+  const e2e = (html: string) => async () => {
+    const res = await fetch(`${web.baseUrl}/v1/renders`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ document: { html }, waitMs: 60_000 }),
+    });
+    const r = (await res.json()) as { state: string; result?: { downloadUrl: string }; error?: unknown };
+    if (res.status !== 200 || r.state !== "succeeded") throw new Error(`render did not succeed: ${res.status} ${JSON.stringify(r)}`);
+    const file = await fetch(r.result!.downloadUrl);
+    if (!file.ok) throw new Error(`download failed: ${file.status}`);
+    await file.arrayBuffer();
+  };
+
+  const results: { doc: string; c: number; raw: Stats; e2e: Stats }[] = [];
+  const plan = [
+    { doc: "invoice (1 page)", html: invoiceHtml(1), counts: quick ? [30, 40] : [150, 200], warmup: 10 },
+    { doc: "report (20 pages)", html: reportHtml(1), counts: quick ? [6, 8] : [20, 30], warmup: 3 },
+  ];
+  for (const p of plan) {
+    for (const [ci, c] of [1, 2].entries()) {
+      const total = p.counts[ci]!;
+      const rawStats = await drive(total, c, p.warmup, raw(p.html));
+      const e2eStats = await drive(total, c, p.warmup, e2e(p.html));
+      results.push({ doc: p.doc, c, raw: rawStats, e2e: e2eStats });
+    }
+  }
+
+  const f = (n: number) => n.toFixed(1).padStart(7);
+  console.log("\nFolio benchmark (2 lanes of warm pages for raw; WORKER_CONCURRENCY=2 for the service)\n");
+  console.log("document            c |  raw p50  raw p95  raw r/s |  e2e p50  e2e p95  e2e r/s | thr ratio  p50 +ms");
+  for (const r of results) {
+    console.log(
+      `${r.doc.padEnd(19)} ${r.c} | ${f(r.raw.p50)}  ${f(r.raw.p95)}  ${f(r.raw.perSecond)} | ${f(r.e2e.p50)}  ${f(r.e2e.p95)}  ${f(r.e2e.perSecond)} |    ${(r.e2e.perSecond / r.raw.perSecond).toFixed(2)}  ${f(r.e2e.p50 - r.raw.p50)}`,
+    );
+  }
+  const inv2 = results.find((r) => r.doc.startsWith("invoice") && r.c === 2)!;
+  const inv1 = results.find((r) => r.doc.startsWith("invoice") && r.c === 1)!;
+  console.log(`\nTargets: invoice c=2 throughput ratio ${(inv2.e2e.perSecond / inv2.raw.perSecond).toFixed(2)} (>= 0.85); invoice c=1 p50 overhead ${(inv1.e2e.p50 - inv1.raw.p50).toFixed(1)} ms (<= 40)`);
+
+  if (args.has("--memory")) {
+    const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${worker.proc.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+    const html = invoiceHtml(2);
+    await drive(100, 2, 0, e2e(html));
+    const base = rss();
+    const samples: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await drive(100, 2, 0, e2e(html));
+      samples.push(rss());
+    }
+    console.log(`\nWorker RSS over 1,000 invoice renders after 100 warm-up: start ${base.toFixed(0)} MB, samples ${samples.map((s) => s.toFixed(0)).join(" ")} MB, growth ${(Math.max(...samples) - base).toFixed(0)} MB (target < 50)`);
+  }
+
+  await browser.close();
+  await Promise.all([web.stop(), worker.stop()]);
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`drop database if exists "${database}" with (force)`);
+  await sql.end();
+  if (pg.startedHere) pg.stop();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
