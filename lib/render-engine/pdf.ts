@@ -13,7 +13,7 @@ export function countPdfPages(pdf: Uint8Array): number {
 }
 
 /**
- * Chromium titles a document without a <title> after its URL, here the render's private host.
+ * Chromium titles a document without a <title> after its URL, here about:blank.
  * Blanks that title in place (same length, so the cross-reference offsets stay right).
  */
 export function blankUrlTitle(pdf: Uint8Array, host: string): Uint8Array {

@@ -95,7 +95,7 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
   const stop = Promise.race([aborted, crash]);
   try {
     const pdf = await Promise.race([printPdf(slot, job), stop]);
-    return await finish(blankUrlTitle(pdf, BrowserPool.hostFor(job.renderId, job.attempt)), job, signal);
+    return await finish(blankUrlTitle(pdf, "about:blank"), job, signal);
   } catch (e) {
     // A document failure leaves the page usable; a crash, an abort (the page may still be busy)
     // or a browser error does not.
@@ -105,19 +105,39 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
     throw classifyBrowserError(e, job);
   } finally {
     for (const c of cleanups) c();
-    if (healthy) void resetSlot(slot).then((ok) => pool.release(slot, ok));
-    else pool.release(slot, false);
+    if (!healthy) pool.release(slot, false);
+    else if (slot.scripts) void resetSlot(slot).then((ok) => pool.release(slot, ok));
+    else pool.release(slot, true); // nothing ran: the Window holds nothing of this render
+
   }
+}
+
+/**
+ * Whether a document may need scripts: script elements, event-handler attributes, javascript: URLs
+ * or srcdoc frames. A false "yes" costs a page reset; a false "no" only means a script that could
+ * not have run anyway (isolation never depends on this guess: with scripts off nothing runs).
+ */
+export function mayRunScripts(html: string): boolean {
+  return /<script|\son[a-z]+\s*=|javascript:|srcdoc/i.test(html);
 }
 
 async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
   const { page } = slot;
   const s = job.settings;
-  slot.current = { host: BrowserPool.hostFor(job.renderId, job.attempt), content: { html: job.html } };
   await setLocale(slot, s.locale);
-  // why "commit" and then our own wait: Playwright's "load" wait hangs when the document starts a
-  // navigation of its own (answered 204, so it never commits); the load event still fires.
-  await page.goto(`http://${slot.current.host}/`, { waitUntil: "commit", timeout: 0 });
+  const scripts = mayRunScripts(job.html);
+  if (scripts !== slot.scripts) {
+    await cdp(slot).session.send("Emulation.setScriptExecutionDisabled", { value: !scripts });
+    slot.scripts = scripts;
+  }
+  // The page's Window holds nothing of earlier renders (see Slot); the document is written into it.
+  // why not page.setContent: its load wait hangs when the document starts a navigation of its own
+  // (answered 204, so it never commits), while the document's own load event still fires.
+  await page.evaluate((html) => {
+    document.open();
+    document.write(html);
+    document.close();
+  }, job.html);
   await page.evaluate(async (title) => {
     if (document.readyState !== "complete") await new Promise((r) => addEventListener("load", r, { once: true }));
     if (title !== null) document.title = title;
@@ -142,25 +162,38 @@ async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
   });
 }
 
-const localeOf = new WeakMap<Slot, { session: CDPSession; locale: string; userAgent: string }>();
+type SlotCdp = { session: CDPSession; locale: string; userAgent?: string };
+const cdpOf = new WeakMap<Slot, SlotCdp>();
+
+/** The slot's own CDP session, for what Playwright has no API for. */
+function cdp(slot: Slot): SlotCdp {
+  let c = cdpOf.get(slot);
+  if (!c) {
+    c = { session: undefined as unknown as CDPSession, locale: "" };
+    cdpOf.set(slot, c);
+  }
+  return c;
+}
+
+async function ensureCdp(slot: Slot): Promise<SlotCdp> {
+  const c = cdp(slot);
+  c.session ??= await slot.context.newCDPSession(slot.page);
+  return c;
+}
 
 /**
  * The page's locale: Intl's default, navigator.language(s) and Accept-Language. Changed only when
  * it differs from the slot's previous render.
  */
 async function setLocale(slot: Slot, locale: string) {
-  let s = localeOf.get(slot);
-  if (s?.locale === locale) return;
-  if (!s) {
-    const userAgent = await slot.page.evaluate(() => navigator.userAgent);
-    s = { session: await slot.context.newCDPSession(slot.page), locale: "", userAgent };
-    localeOf.set(slot, s);
-  }
+  const c = await ensureCdp(slot);
+  if (c.locale === locale) return;
+  c.userAgent ??= await slot.page.evaluate(() => navigator.userAgent);
   await Promise.all([
-    s.session.send("Emulation.setLocaleOverride", { locale }),
-    s.session.send("Emulation.setUserAgentOverride", { userAgent: s.userAgent, acceptLanguage: locale }),
+    c.session.send("Emulation.setLocaleOverride", { locale }),
+    c.session.send("Emulation.setUserAgentOverride", { userAgent: c.userAgent, acceptLanguage: locale }),
   ]);
-  s.locale = locale;
+  c.locale = locale;
 }
 
 async function finish(pdf: Uint8Array, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
@@ -203,14 +236,13 @@ function classifyBrowserError(e: unknown, job: RenderJob): Error {
 }
 
 /**
- * Leaves the slot as new for the next render, off the render's own latency: the old document with
- * its timers and workers ends, popups it opened close, and its cookies go.
+ * Leaves the slot as new for the next render, off the render's own latency: a navigation to
+ * about:blank ends the old document with its Window, timers and workers; popups it opened close.
  */
 async function resetSlot(slot: Slot): Promise<boolean> {
   try {
     await Promise.all([
       slot.page.goto("about:blank", { timeout: 5000 }),
-      slot.context.clearCookies(),
       ...slot.context.pages().filter((p) => p !== slot.page).map((p) => p.close()),
     ]);
     return true;
