@@ -121,45 +121,60 @@ export function mayRunScripts(html: string): boolean {
   return /<script|\son[a-z]+\s*=|javascript:|srcdoc/i.test(html);
 }
 
+const MM_PER_INCH = 25.4;
+
+/**
+ * Writes the document into the slot's page and prints it. Straight CDP calls: one evaluate that
+ * writes, waits for load and fonts and sets the title, then one printToPDF (Playwright's page API
+ * would add round trips and layers on the hottest path).
+ */
 async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
-  const { page } = slot;
   const s = job.settings;
   await setLocale(slot, s.locale);
+  const { session } = cdp(slot);
   const scripts = mayRunScripts(job.html);
   if (scripts !== slot.scripts) {
-    await cdp(slot).session.send("Emulation.setScriptExecutionDisabled", { value: !scripts });
+    await session.send("Emulation.setScriptExecutionDisabled", { value: !scripts });
     slot.scripts = scripts;
   }
   // The page's Window holds nothing of earlier renders (see Slot); the document is written into it.
   // why not page.setContent: its load wait hangs when the document starts a navigation of its own
   // (answered 204, so it never commits), while the document's own load event still fires.
-  await page.evaluate((html) => {
-    document.open();
-    document.write(html);
-    document.close();
-  }, job.html);
-  await page.evaluate(async (title) => {
-    if (document.readyState !== "complete") await new Promise((r) => addEventListener("load", r, { once: true }));
-    if (title !== null) document.title = title;
-    // Print only once web fonts have loaded, or text falls back to another font.
-    await document.fonts.ready;
-  }, s.title ?? null);
+  const written = await session.send("Runtime.evaluate", {
+    expression: `(async (html, title) => {
+      document.open(); document.write(html); document.close();
+      if (document.readyState !== "complete") await new Promise((r) => addEventListener("load", r, { once: true }));
+      if (title !== null) document.title = title;
+      await document.fonts.ready; // print only once web fonts have loaded
+    })(${JSON.stringify(job.html)}, ${JSON.stringify(s.title ?? null)})`,
+    awaitPromise: true,
+    returnByValue: true,
+  });
+  if (written.exceptionDetails) {
+    throw new Error(`Writing the document failed: ${written.exceptionDetails.exception?.description ?? written.exceptionDetails.text}`);
+  }
   const maxPages = config().RENDER_MAX_PAGES;
   const displayHeaderFooter = !!(job.header || job.footer);
-  return page.pdf({
-    width: `${s.widthMm}mm`,
-    height: `${s.heightMm}mm`,
-    margin: { top: `${s.margins.topMm}mm`, right: `${s.margins.rightMm}mm`, bottom: `${s.margins.bottomMm}mm`, left: `${s.margins.leftMm}mm` },
+  const inches = (mm: number) => mm / MM_PER_INCH;
+  const pdf = await session.send("Page.printToPDF", {
+    paperWidth: inches(s.widthMm),
+    paperHeight: inches(s.heightMm),
+    marginTop: inches(s.margins.topMm),
+    marginRight: inches(s.margins.rightMm),
+    marginBottom: inches(s.margins.bottomMm),
+    marginLeft: inches(s.margins.leftMm),
     printBackground: true,
     displayHeaderFooter,
     headerTemplate: displayHeaderFooter ? marginTemplate(job.header, s) : undefined,
     footerTemplate: displayHeaderFooter ? marginTemplate(job.footer, s) : undefined,
     // why: an image needs only its page; a PDF is cut one page past the limit, which is enough to tell it is over.
     pageRanges: job.image ? String(job.image.page) : (job.pageRanges ?? `1-${maxPages + 1}`),
-    tagged: s.tagged,
-    outline: s.outline,
+    generateTaggedPDF: s.tagged,
+    generateDocumentOutline: s.outline,
     preferCSSPageSize: false,
+    transferMode: "ReturnAsBase64",
   });
+  return Buffer.from(pdf.data, "base64");
 }
 
 type SlotCdp = { session: CDPSession; locale: string; userAgent?: string };
