@@ -7,6 +7,6 @@ bash scripts/ensure-system.sh --test
 bash scripts/ensure-node-modules.sh
 export PATH="$PWD/node_modules/.bin:$PATH" NEXT_TELEMETRY_DISABLED=1
 echo "== lint"; eslint . --max-warnings=0
+bash scripts/ensure-build.sh # before the typecheck: Next.js writes route types it checks
 echo "== typecheck"; tsc --noEmit
-bash scripts/ensure-build.sh
 echo "== tests"; vitest run "$@"

@@ -1,7 +1,7 @@
 import type { FileDownload } from "../renders";
 
-/** Streams a stored file; never buffers it whole. */
-export function fileResponse(f: FileDownload): Response {
+/** Headers of a stored file sent to a client. */
+export function fileHeaders(f: Pick<FileDownload, "contentType" | "filename" | "size">): Record<string, string> {
   const headers: Record<string, string> = {
     "content-type": f.contentType,
     "content-disposition": `inline; filename="${f.filename.replace(/[^\w.-]/g, "_")}"`,
@@ -9,5 +9,10 @@ export function fileResponse(f: FileDownload): Response {
     "x-content-type-options": "nosniff",
   };
   if (f.size !== undefined) headers["content-length"] = String(f.size);
-  return new Response(f.body, { status: 200, headers });
+  return headers;
+}
+
+/** Streams a stored file; never buffers it whole. */
+export function fileResponse(f: FileDownload): Response {
+  return new Response(f.body, { status: 200, headers: fileHeaders(f) });
 }

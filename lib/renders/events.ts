@@ -35,25 +35,44 @@ export async function onRenderEnded(fn: Listener) {
   await listenForEndedRenders();
 }
 
+export type Watch = { wait: (ms: number) => Promise<void>; cancel: () => void };
+
+/**
+ * Starts listening for one render's end before it can happen (call it before the render's
+ * transaction commits), so no later check is needed to catch an end in between.
+ */
+export async function watchRenderEnd(renderId: string): Promise<Watch> {
+  await listenForEndedRenders();
+  let wake!: () => void;
+  const ended = new Promise<void>((resolve) => (wake = resolve));
+  let set = waiters.get(renderId);
+  if (!set) waiters.set(renderId, (set = new Set()));
+  set.add(wake);
+  const cancel = () => {
+    set.delete(wake);
+    if (set.size === 0) waiters.delete(renderId);
+  };
+  return {
+    cancel,
+    wait: async (ms) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([ended, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+      } finally {
+        clearTimeout(timer);
+        cancel();
+      }
+    },
+  };
+}
+
 /**
  * Resolves when the render ends or after `ms`. The caller re-reads the render afterwards;
  * `isEnded` is checked once the listener is in place, so an end in between is never missed.
  */
 export async function waitForRenderEnd(renderId: string, ms: number, isEnded: () => Promise<boolean>): Promise<void> {
   if (ms <= 0) return;
-  await listenForEndedRenders();
-  let wake!: () => void;
-  const done = new Promise<void>((resolve) => (wake = resolve));
-  let set = waiters.get(renderId);
-  if (!set) waiters.set(renderId, (set = new Set()));
-  set.add(wake);
-  const timer = setTimeout(wake, ms);
-  try {
-    if (await isEnded()) return;
-    await done;
-  } finally {
-    clearTimeout(timer);
-    set.delete(wake);
-    if (set.size === 0) waiters.delete(renderId);
-  }
+  const watch = await watchRenderEnd(renderId);
+  if (await isEnded()) return watch.cancel();
+  await watch.wait(ms);
 }

@@ -8,7 +8,7 @@ import { downloadLink, verifyDownloadToken } from "../files/links";
 import { idempotent, type IdempotencyScope } from "../idempotency";
 import { enqueue } from "../jobs/boss";
 import { decodeCursor, toPage, type Page, type PageQuery } from "../paging";
-import { waitForRenderEnd } from "./events";
+import { waitForRenderEnd, watchRenderEnd } from "./events";
 import * as repo from "./repository";
 import type { CreateRenderInput, Render } from "./schemas";
 
@@ -53,6 +53,19 @@ export async function createRender(
   input: CreateRenderInput,
   idempotency?: Omit<IdempotencyScope, "workspaceId">,
 ): Promise<{ render: RenderRow; replayed: boolean }> {
+  return createAndWait(ctx, input, idempotency, 0);
+}
+
+/**
+ * Creates a render and waits up to `waitMs` for it to end (woken by NOTIFY, no polling). The wait
+ * is registered before the render commits, so even an instant end is seen without another read.
+ */
+export async function createAndWait(
+  ctx: Ctx,
+  input: CreateRenderInput,
+  idempotency: Omit<IdempotencyScope, "workspaceId"> | undefined,
+  waitMs: number,
+): Promise<{ render: RenderRow; replayed: boolean }> {
   requireScope(ctx, "render:create");
   if (input.document.assetIds?.length) {
     // why: assets arrive with their own issue; until then no id can name one.
@@ -61,6 +74,7 @@ export async function createRender(
     });
   }
   const id = newId("rnd");
+  const watch = waitMs > 0 ? await watchRenderEnd(id) : undefined;
   let created: RenderRow | undefined;
   const { resourceId, replayed } = await withTx(async (tx) => {
     const create = async () => {
@@ -86,11 +100,19 @@ export async function createRender(
       return { resourceId: id, replayed: false };
     }
     return idempotent(tx, { ...idempotency, workspaceId: ctx.workspaceId }, id, create);
+  }).catch((e: unknown) => {
+    watch?.cancel();
+    throw e;
   });
-  if (created && !replayed) return { render: created, replayed };
+  if (created && !replayed) {
+    if (!watch) return { render: created, replayed };
+    await watch.wait(waitMs);
+    return { render: (await repo.findRender(db(), ctx.workspaceId, id)) ?? created, replayed };
+  }
+  watch?.cancel();
   const render = await repo.findRender(db(), ctx.workspaceId, resourceId);
   if (!render) throw notFound("render", resourceId); // deleted by retention since the first request
-  return { render, replayed };
+  return { render: await waitForRender(ctx, render, waitMs), replayed };
 }
 
 /** Waits up to `ms` for the render to end (woken by NOTIFY, no polling), then reads it. */

@@ -5,6 +5,7 @@ import { config, ConfigError } from "../config";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
+import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
 import { boss, stopBoss } from "../jobs/boss";
 import { log } from "../log";
 import { listenForEndedRenders } from "../renders/events";
@@ -29,6 +30,8 @@ async function main() {
   const handle = app.getRequestHandler();
   const server = http.createServer((req, res) => {
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+    const pathname = (req.url ?? "/").split("?")[0]!;
+    if (req.method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;

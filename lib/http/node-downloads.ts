@@ -1,0 +1,46 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { config } from "../config";
+import { log } from "../log";
+import { downloadByToken } from "../renders";
+import { addressBucket, clientAddress } from "./client-address";
+import { toErrorResponse } from "./errors";
+import { fileHeaders } from "./file-response";
+import { countRequest } from "./rate-limit";
+
+export const DOWNLOAD_PREFIX = "/v1/storage/downloads/";
+
+/**
+ * Serves a signed download link straight from the Node server, without Next.js: the same rate
+ * limit, envelope and log line as apiRoute, a fraction of the work per file on the render path.
+ * (web.ts routes these requests here before Next.js sees them.)
+ */
+export async function serveDownload(req: IncomingMessage, res: ServerResponse, pathname: string) {
+  const started = performance.now();
+  const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+  const logger = log().child({ requestId });
+  const headers = new Headers();
+  for (const name of ["x-folio-client-ip", "x-forwarded-for"]) {
+    const v = req.headers[name];
+    if (typeof v === "string") headers.set(name, v);
+  }
+  try {
+    await countRequest(`api:${addressBucket(clientAddress(headers))}`, config().API_RATE_LIMIT_PER_MINUTE);
+    const file = await downloadByToken(decodeURIComponent(pathname.slice(DOWNLOAD_PREFIX.length)));
+    res.writeHead(200, { ...fileHeaders(file), "x-request-id": requestId });
+    await new Promise<void>((resolve, reject) => {
+      const body = Readable.fromWeb(file.body as import("node:stream/web").ReadableStream);
+      body.on("error", reject);
+      res.on("finish", resolve);
+      res.on("close", resolve);
+      body.pipe(res);
+    });
+  } catch (err) {
+    const r = toErrorResponse(err, requestId, logger);
+    if (!res.headersSent) {
+      res.writeHead(r.status, { ...Object.fromEntries(r.headers), "x-request-id": requestId });
+      res.end(await r.text());
+    } else res.destroy();
+  }
+  logger.info({ method: "GET", path: DOWNLOAD_PREFIX, status: res.statusCode, durationMs: Math.round(performance.now() - started) }, "request");
+}
