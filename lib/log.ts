@@ -2,7 +2,16 @@ import pino from "pino";
 import { config } from "./config";
 
 const globalKey = Symbol.for("folio.log");
-const holder = globalThis as unknown as { [globalKey]?: pino.Logger };
+const holder = globalThis as unknown as { [globalKey]?: pino.Logger; folioLogDestination?: ReturnType<typeof pino.destination> };
+
+/** Writes out buffered log lines; call before process.exit. */
+export function flushLogs() {
+  try {
+    holder.folioLogDestination?.flushSync();
+  } catch {
+    // nothing buffered, or the stream is gone
+  }
+}
 
 /**
  * Structured JSON logs to stdout (stderr for the admin CLI, whose stdout is its answer).
@@ -18,7 +27,7 @@ export function log(): pino.Logger {
         redact: { paths: ["secret", "*.secret", "password", "*.password", "apiKey", "headers[\"x-api-key\"]"], censor: "[redacted]" },
         timestamp: pino.stdTimeFunctions.isoTime,
       },
-      pino.destination({ fd: config().FOLIO_PROCESS === "cli" ? 2 : 1, sync: false }),
+      (holder.folioLogDestination = pino.destination({ fd: config().FOLIO_PROCESS === "cli" ? 2 : 1, sync: false })),
     );
     holder[globalKey] = l;
   }

@@ -4,7 +4,7 @@ import { runMigrations } from "@/lib/db/migrate";
 import { boss, stopBoss } from "@/lib/jobs/boss";
 import { queues } from "@/lib/jobs/catalog";
 import { drain } from "@/lib/jobs/drain";
-import { log } from "@/lib/log";
+import { flushLogs, log } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, watchCancellations } from "@/lib/renders/processing";
 import { handleMaintenance } from "./jobs/maintenance";
@@ -40,13 +40,19 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log().info({ signal }, "worker stopping");
+    // Running renders may finish within their time limit; whatever hangs after that is cut short.
+    setTimeout(() => {
+      log().error("worker did not stop in time; exiting");
+      flushLogs();
+      process.exit(1);
+    }, cfg.RENDER_TIMEOUT_MS + 15_000).unref();
     await renders.stop(); // lets running renders finish
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
     timers.forEach(clearInterval);
     await pool.close();
     await closeDb();
     log().info("worker stopped");
-    log().flush();
+    flushLogs();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

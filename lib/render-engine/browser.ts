@@ -201,8 +201,10 @@ export class BrowserPool {
     } else this.free.push(slot);
   }
 
+  /** Closes the browser; never waits more than 5 s (a browser stuck in a relaunch must not hold up a stop). */
   async close() {
     this.closed = true;
-    await this.browser?.close().catch(() => {});
+    // A browser still being launched ends with this process (its pipe closes).
+    await Promise.race([this.browser?.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000).unref())]);
   }
 }

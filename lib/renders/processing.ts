@@ -32,8 +32,7 @@ export async function processRender(renderId: string, pool: BrowserPool): Promis
   const timer = setTimeout(() => controller.abort("timeout"), config().RENDER_TIMEOUT_MS);
   const started = performance.now();
   try {
-    const payload = await repo.loadInput(db(), row.id);
-    const document = CallerDocument.parse(payload?.document);
+    const document = CallerDocument.parse(row.payload?.document);
     const out = await renderDocument(
       pool,
       {
@@ -53,15 +52,13 @@ export async function processRender(renderId: string, pool: BrowserPool): Promis
     // why: the attempt in the key keeps a stale attempt from overwriting or deleting the winner's file.
     const fileKey = `renders/${row.workspaceId}/${row.id}-${row.attempts}.${extensions[row.format]}`;
     await fileStore().put(fileKey, out.bytes, contentTypes[row.format]);
-    const ended = await withTx((tx) =>
-      repo.endRender(tx, { id: row.id, attempt: row.attempts }, ["processing"], {
-        state: "succeeded",
-        pageCount: out.pageCount,
-        outputBytes: out.bytes.byteLength,
-        durationMs: Math.round(performance.now() - started),
-        fileKey,
-      }),
-    );
+    const ended = await repo.endAttempt(db(), row.id, row.attempts, {
+      state: "succeeded",
+      pageCount: out.pageCount,
+      outputBytes: out.bytes.byteLength,
+      durationMs: Math.round(performance.now() - started),
+      fileKey,
+    });
     if (!ended) await fileStore().delete([fileKey]); // cancelled while it was being stored
   } catch (e) {
     await recordFailure(row, e);
@@ -71,10 +68,9 @@ export async function processRender(renderId: string, pool: BrowserPool): Promis
   }
 }
 
-async function recordFailure(row: RenderRow, e: unknown) {
+async function recordFailure(row: Pick<RenderRow, "id" | "attempts">, e: unknown) {
   if (e instanceof RenderAborted && e.reason === "cancelled") return; // the cancel already ended it
-  const fail = (error: RenderErrorRecord) =>
-    withTx((tx) => repo.endRender(tx, { id: row.id, attempt: row.attempts }, ["processing"], { state: "failed", error }));
+  const fail = (error: RenderErrorRecord) => repo.endAttempt(db(), row.id, row.attempts, { state: "failed", error });
   if (e instanceof RenderAborted) {
     const s = config().RENDER_TIMEOUT_MS / 1000;
     await fail({ code: "LIMIT_EXCEEDED", diagnostic: "render_timeout", message: `The render took longer than its time limit of ${s} s` });

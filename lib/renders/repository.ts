@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
 import { renderInputs, renders, usageDays, type RenderErrorRecord, type RenderRow } from "../db/schema";
@@ -29,8 +29,11 @@ export function listRenders(ex: Executor, workspaceId: string, limit: number, cu
     .limit(limit + 1);
 }
 
-/** Moves a queued render to processing for one attempt; undefined when someone else has it or it ended. */
-export async function claimRender(ex: Executor, id: string, leaseMs: number): Promise<RenderRow | undefined> {
+/**
+ * Moves a queued render to processing for one attempt and returns it with its input, in one
+ * statement; undefined when someone else has it or it ended.
+ */
+export async function claimRender(ex: Executor, id: string, leaseMs: number) {
   const [r] = await ex
     .update(renders)
     .set({
@@ -41,13 +44,44 @@ export async function claimRender(ex: Executor, id: string, leaseMs: number): Pr
       updatedAt: sql`now()`,
     })
     .where(and(eq(renders.id, id), eq(renders.state, "queued")))
-    .returning();
+    .returning({
+      ...getTableColumns(renders),
+      payload: sql<Record<string, unknown> | null>`(select ${renderInputs.payload} from ${renderInputs} where ${renderInputs.renderId} = ${renders.id})`,
+    });
   return r;
 }
 
-export async function loadInput(ex: Executor, id: string) {
-  const [r] = await ex.select({ payload: renderInputs.payload }).from(renderInputs).where(eq(renderInputs.renderId, id));
-  return r?.payload;
+/**
+ * The worker's end of its own attempt, as one statement (no transaction round trips on the hot
+ * path): the conditional state change, the usage row of the UTC day and the NOTIFY all happen only
+ * if this attempt still holds the render. Returns whether it did.
+ */
+export async function endAttempt(ex: Executor, id: string, attempt: number, final: Exclude<Final, { state: "cancelled" }>): Promise<boolean> {
+  const ok = final.state === "succeeded";
+  const rows = await ex.execute(sql`
+    with ended as (
+      update renders set
+        state = ${final.state},
+        page_count = ${ok ? final.pageCount : null},
+        output_bytes = ${ok ? final.outputBytes : null},
+        duration_ms = ${ok ? final.durationMs : null},
+        file_key = ${ok ? final.fileKey : null},
+        error = ${ok ? null : JSON.stringify(final.error)}::jsonb,
+        lease_expires_at = null, finished_at = now(), updated_at = now()
+      where id = ${id} and attempts = ${attempt} and state = 'processing'
+      returning id, workspace_id, finished_at
+    ), counted as (
+      insert into usage_days (workspace_id, day, renders_succeeded, renders_failed, renders_cancelled, pages, output_bytes)
+      select workspace_id, (finished_at at time zone 'UTC')::date, ${ok ? 1 : 0}, ${ok ? 0 : 1}, 0, ${ok ? final.pageCount : 0}, ${ok ? final.outputBytes : 0}
+      from ended
+      on conflict (workspace_id, day) do update set
+        renders_succeeded = usage_days.renders_succeeded + excluded.renders_succeeded,
+        renders_failed = usage_days.renders_failed + excluded.renders_failed,
+        pages = usage_days.pages + excluded.pages,
+        output_bytes = usage_days.output_bytes + excluded.output_bytes
+    )
+    select pg_notify(${RENDER_ENDED_CHANNEL}, id) from ended`);
+  return rows.length === 1;
 }
 
 type Final =

@@ -7,7 +7,7 @@ import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
 import { boss, stopBoss } from "../jobs/boss";
-import { log } from "../log";
+import { flushLogs, log } from "../log";
 import { listenForEndedRenders } from "../renders/events";
 import { bootstrap } from "../workspaces/bootstrap";
 
@@ -45,7 +45,7 @@ async function main() {
     server.close(async () => {
       await stopBoss({ graceful: false, timeout: 1000 }).catch(() => {});
       await closeDb();
-      log().flush();
+      flushLogs();
       process.exit(0);
     });
     server.closeIdleConnections();
