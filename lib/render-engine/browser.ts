@@ -104,7 +104,16 @@ export class BrowserPool {
   private async ensureBrowser(): Promise<Browser> {
     if (this.browser?.isConnected()) return this.browser;
     this.launching ??= (async () => {
-      const b = await chromium.launch({ executablePath: config().CHROMIUM_PATH, args: chromiumArgs(), headless: true });
+      const b = await chromium.launch({
+        executablePath: config().CHROMIUM_PATH,
+        args: chromiumArgs(),
+        headless: true,
+        // why: the worker's own stop lets running renders finish, then closes the browser; Playwright
+        // must not kill it on the first signal (it would also trigger a relaunch mid-shutdown).
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
       b.on("disconnected", () => {
         if (this.browser !== b || this.closed) return;
         log().warn("chromium disconnected; relaunching it");
