@@ -7,8 +7,9 @@ import { drain } from "@/lib/jobs/drain";
 import { flushLogs, log } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, watchCancellations } from "@/lib/renders/processing";
+import { RENDER_QUEUED_CHANNEL } from "@/lib/renders/processing";
 import { handleMaintenance } from "./jobs/maintenance";
-import { handleRender } from "./jobs/render";
+import { handleNextRender } from "./jobs/render";
 import { handleRetention } from "./jobs/retention";
 
 /**
@@ -24,7 +25,7 @@ async function main() {
   await watchCancellations();
 
   const b = await boss();
-  const renders = await drain("render", cfg.WORKER_CONCURRENCY, (payload) => handleRender(payload, pool));
+  const renders = await drain({ name: "render", channel: RENDER_QUEUED_CHANNEL, concurrency: cfg.WORKER_CONCURRENCY, next: () => handleNextRender(pool) });
   await b.work("maintenance", async () => handleMaintenance());
   await b.work("retention", async () => handleRetention());
   await b.schedule("maintenance", queues.maintenance.cron);

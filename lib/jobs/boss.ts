@@ -5,9 +5,6 @@ import type { Tx } from "../db/client";
 import { log } from "../log";
 import { queues, type QueueName, type QueuePayload } from "./catalog";
 
-/** NOTIFY channel carrying a queue's name each time a job is sent to it. */
-export const JOB_CHANNEL = "folio_jobs";
-
 const globalKey = Symbol.for("folio.boss");
 const holder = globalThis as unknown as { [globalKey]?: Promise<PgBoss> };
 
@@ -41,8 +38,5 @@ export async function stopBoss(options: { graceful: boolean; timeout: number }) 
 /** Enqueues in the caller's transaction: the job exists only if the row it concerns commits. */
 export async function enqueue<Q extends QueueName>(tx: Tx, name: Q, payload: QueuePayload<Q>, options: { singletonKey?: string } = {}) {
   const data = queues[name].payload.parse(payload);
-  const id = await (await boss()).send(name, data, { ...options, db: fromDrizzle(tx, sql) });
-  // Wakes a worker's drain loop the moment the transaction commits (lib/jobs/drain.ts).
-  await tx.execute(sql`select pg_notify(${JOB_CHANNEL}, ${name})`);
-  return id;
+  return (await boss()).send(name, data, { ...options, db: fromDrizzle(tx, sql) });
 }

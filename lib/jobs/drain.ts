@@ -1,51 +1,35 @@
 import { rawSql } from "../db/client";
 import { log } from "../log";
-import { boss, JOB_CHANNEL } from "./boss";
-import { queues, type QueueName, type QueuePayload } from "./catalog";
 
-/** Backstop poll for jobs whose notification was missed (retries that pg-boss delays, a dropped listener). */
+/** Backstop poll for work whose notification was missed (a dropped listener). */
 const BACKSTOP_MS = 2_000;
 
 export type Drain = { stop: () => Promise<void> };
 
 /**
- * Runs `concurrency` loops that each take one job at a time. A loop fetches again the moment its
- * job is done and sleeps only while the queue is empty, woken by the job's NOTIFY.
- * why not pg-boss work(): with batchSize 1 its loop can miss notifications that arrive together and
- * then wait out its 30 s backstop poll, a fixed delay on the render path.
+ * Runs `concurrency` loops that each take one piece of work at a time with `next()` (which returns
+ * false when there was none). A loop takes the next piece the moment one is done and sleeps only
+ * while there is nothing to do, woken by a NOTIFY on `channel`.
  */
-export async function drain<Q extends QueueName>(name: Q, concurrency: number, handle: (payload: QueuePayload<Q>) => Promise<void>): Promise<Drain> {
-  const b = await boss();
+export async function drain(opts: { name: string; channel: string; concurrency: number; next: () => Promise<boolean> }): Promise<Drain> {
   const sleepers = new Set<() => void>();
-  let pending = 0; // notifications not yet taken by a loop
-  const wakeOne = () => {
+  let pending = 0; // notifications no sleeping loop took
+  const listener = await rawSql().listen(opts.channel, () => {
     const [first] = sleepers;
     if (first) first();
-    else pending = Math.min(pending + 1, concurrency);
-  };
-  const listener = await rawSql().listen(JOB_CHANNEL, (queue) => {
-    if (queue === name) wakeOne();
+    else pending = Math.min(pending + 1, opts.concurrency);
   });
   let stopping = false;
 
   const loop = async () => {
     while (!stopping) {
-      let job;
+      let worked = false;
       try {
-        [job] = await b.fetch<QueuePayload<Q>>(name, { batchSize: 1 });
+        worked = await opts.next();
       } catch (err) {
-        log().error({ err, queue: name }, "could not fetch a job");
+        log().error({ err, queue: opts.name }, "work failed");
       }
-      if (job) {
-        try {
-          await handle(queues[name].payload.parse(job.data) as QueuePayload<Q>);
-          await b.complete(name, job.id);
-        } catch (err) {
-          log().error({ err, queue: name, jobId: job.id }, "job failed");
-          await b.fail(name, job.id, { message: (err as Error).message }).catch(() => {});
-        }
-        continue;
-      }
+      if (worked) continue;
       if (pending > 0) {
         pending--;
         continue;
@@ -61,7 +45,7 @@ export async function drain<Q extends QueueName>(name: Q, concurrency: number, h
       });
     }
   };
-  const loops = Array.from({ length: concurrency }, loop);
+  const loops = Array.from({ length: opts.concurrency }, loop);
   return {
     stop: async () => {
       stopping = true;

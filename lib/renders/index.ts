@@ -6,7 +6,6 @@ import { AppError, conflict, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { downloadLink, verifyDownloadToken } from "../files/links";
 import { idempotent, type IdempotencyScope } from "../idempotency";
-import { enqueue } from "../jobs/boss";
 import { decodeCursor, toPage, type Page, type PageQuery } from "../paging";
 import { waitForRenderEnd, watchRenderEnd } from "./events";
 import * as repo from "./repository";
@@ -45,7 +44,8 @@ export function toRender(r: RenderRow): Render {
 }
 
 /**
- * Creates a render from caller HTML and queues it; the job exists only if the render commits.
+ * Creates a render from caller HTML and queues it: the row is the queue entry, and the workers are
+ * woken when it commits.
  * With an Idempotency-Key, a repeat returns the first render (replayed: true).
  */
 export async function createRender(
@@ -93,7 +93,7 @@ export async function createAndWait(
         },
         { document: input.document },
       );
-      await enqueue(tx, "render", { renderId: id });
+      await repo.notifyQueued(tx);
     };
     if (!idempotency) {
       await create();

@@ -2,7 +2,6 @@ import { config } from "../config";
 import { db, withTx, type Tx } from "../db/client";
 import type { RenderErrorRecord, RenderRow } from "../db/schema";
 import { fileStore } from "../files/store";
-import { enqueue } from "../jobs/boss";
 import { log } from "../log";
 import type { BrowserPool } from "../render-engine/browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "../render-engine/errors";
@@ -10,6 +9,8 @@ import { renderDocument } from "../render-engine/render";
 import { onRenderEnded } from "./events";
 import { contentTypes, extensions } from ".";
 import * as repo from "./repository";
+
+export { RENDER_QUEUED_CHANNEL } from "./repository";
 import { CallerDocument, resolveSettings } from "./schemas";
 
 /** A crashed or killed worker's render is tried again; at most this many attempts in all (spec: 2 retries). */
@@ -20,13 +21,18 @@ export const LEASE_MS = 15_000;
 const inflight = new Map<string, AbortController>();
 
 /**
- * Renders one queued render: claim, render, store, end. Each state change is one transaction,
+ * Takes the oldest queued render and renders it: claim, render, store, end. Each state change is one statement,
  * and the final one is conditional, so a render ends exactly once even against a concurrent
  * cancel. A cancelled render's work is stopped and its file removed.
  */
-export async function processRender(renderId: string, pool: BrowserPool): Promise<void> {
-  const row = await repo.claimRender(db(), renderId, LEASE_MS);
-  if (!row) return; // already claimed, cancelled or ended
+export async function processNextRender(pool: BrowserPool): Promise<boolean> {
+  const row = await repo.claimNextRender(db(), LEASE_MS);
+  if (!row) return false; // the queue is empty
+  await processRender(row, pool);
+  return true;
+}
+
+async function processRender(row: repo.ClaimedRender, pool: BrowserPool): Promise<void> {
   const controller = new AbortController();
   inflight.set(row.id, controller);
   const timer = setTimeout(() => controller.abort("timeout"), config().RENDER_TIMEOUT_MS);
@@ -78,9 +84,7 @@ async function recordFailure(row: Pick<RenderRow, "id" | "attempts">, e: unknown
     await fail({ code: e.code, diagnostic: e.diagnostic, message: e.message });
   } else if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
     log().warn({ renderId: row.id, attempt: row.attempts, err: e }, "render attempt failed; retrying");
-    await withTx(async (tx) => {
-      if (await repo.requeueRender(tx, row.id)) await enqueue(tx, "render", { renderId: row.id });
-    });
+    await repo.requeueRender(db(), row.id);
   } else {
     log().error({ renderId: row.id, err: e }, "render failed");
     await fail({ code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "The render stopped unexpectedly" });
@@ -107,7 +111,6 @@ export async function reapAbandonedRenders(): Promise<number> {
     for (const r of rows) {
       if (r.attempts < MAX_ATTEMPTS) {
         await repo.requeueRender(tx, r.id);
-        await enqueue(tx, "render", { renderId: r.id });
       } else {
         await repo.endRender(tx, { id: r.id }, ["processing"], {
           state: "failed",

@@ -29,11 +29,19 @@ export function listRenders(ex: Executor, workspaceId: string, limit: number, cu
     .limit(limit + 1);
 }
 
+/** NOTIFY channel that wakes the workers' render loops when a render is queued. */
+export const RENDER_QUEUED_CHANNEL = "folio_render_queued";
+
+/** Tells the workers a render is waiting; delivered when the caller's transaction commits. */
+export async function notifyQueued(ex: Executor) {
+  await ex.execute(sql`select pg_notify(${RENDER_QUEUED_CHANNEL}, '')`);
+}
+
 /**
- * Moves a queued render to processing for one attempt and returns it with its input, in one
- * statement; undefined when someone else has it or it ended.
+ * Takes the oldest queued render for one attempt and returns it with its input, in one statement
+ * (SKIP LOCKED: concurrent workers never take the same render); undefined when none is queued.
  */
-export async function claimRender(ex: Executor, id: string, leaseMs: number) {
+export async function claimNextRender(ex: Executor, leaseMs: number) {
   const [r] = await ex
     .update(renders)
     .set({
@@ -43,13 +51,17 @@ export async function claimRender(ex: Executor, id: string, leaseMs: number) {
       leaseExpiresAt: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
       updatedAt: sql`now()`,
     })
-    .where(and(eq(renders.id, id), eq(renders.state, "queued")))
+    .where(
+      sql`${renders.id} = (select id from renders where state = 'queued' order by created_at, id limit 1 for update skip locked)`,
+    )
     .returning({
       ...getTableColumns(renders),
       payload: sql<Record<string, unknown> | null>`(select ${renderInputs.payload} from ${renderInputs} where ${renderInputs.renderId} = ${renders.id})`,
     });
   return r;
 }
+
+export type ClaimedRender = NonNullable<Awaited<ReturnType<typeof claimNextRender>>>;
 
 /**
  * The worker's end of its own attempt, as one statement (no transaction round trips on the hot
@@ -121,13 +133,14 @@ export async function endRender(
 
 export const endActiveRender = (ex: Executor, where: { id: string; workspaceId?: string }, final: Final) => endRender(ex, where, ACTIVE, final);
 
-/** Puts a processing render back in the queue for another attempt (the caller enqueues its job). */
+/** Puts a processing render back in the queue for another attempt and wakes the workers. */
 export async function requeueRender(ex: Executor, id: string) {
   const [r] = await ex
     .update(renders)
     .set({ state: "queued", leaseExpiresAt: null, updatedAt: sql`now()` })
     .where(and(eq(renders.id, id), eq(renders.state, "processing")))
     .returning();
+  if (r) await notifyQueued(ex);
   return r;
 }
 

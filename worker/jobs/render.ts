@@ -1,7 +1,7 @@
-import type { QueuePayload } from "@/lib/jobs/catalog";
 import type { BrowserPool } from "@/lib/render-engine/browser";
-import { processRender } from "@/lib/renders/processing";
+import { processNextRender } from "@/lib/renders/processing";
 
-export async function handleRender({ renderId }: QueuePayload<"render">, pool: BrowserPool) {
-  await processRender(renderId, pool);
+/** Renders the oldest queued render, if any; false when the queue was empty. */
+export function handleNextRender(pool: BrowserPool): Promise<boolean> {
+  return processNextRender(pool);
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "renders_queued_idx" ON "renders" USING btree ("created_at","id") WHERE state = 'queued';
