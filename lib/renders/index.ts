@@ -1,5 +1,5 @@
 import { requireScope, type Ctx } from "../auth/context";
-import { db, withTx } from "../db/client";
+import { db, withTx, type Executor, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import type { RenderFormat, RenderRow } from "../db/schema";
 import { AppError, conflict, notFound } from "../errors";
@@ -76,10 +76,10 @@ export async function createAndWait(
   const id = newId("rnd");
   const watch = waitMs > 0 ? await watchRenderEnd(id) : undefined;
   let created: RenderRow | undefined;
-  const { resourceId, replayed } = await withTx(async (tx) => {
+  const run = async (ex: Executor) => {
     const create = async () => {
       created = await repo.insertRender(
-        tx,
+        ex,
         {
           id,
           workspaceId: ctx.workspaceId,
@@ -93,14 +93,15 @@ export async function createAndWait(
         },
         { document: input.document },
       );
-      await repo.notifyQueued(tx);
     };
     if (!idempotency) {
       await create();
       return { resourceId: id, replayed: false };
     }
-    return idempotent(tx, { ...idempotency, workspaceId: ctx.workspaceId }, id, create);
-  }).catch((e: unknown) => {
+    return idempotent(ex as Tx, { ...idempotency, workspaceId: ctx.workspaceId }, id, create);
+  };
+  // why: without a key, the single statement of insertRender needs no transaction round trips.
+  const { resourceId, replayed } = await (idempotency ? withTx(run) : run(db())).catch((e: unknown) => {
     watch?.cancel();
     throw e;
   });

@@ -6,13 +6,44 @@ import type { Cursor } from "../paging";
 
 /** NOTIFY channel carrying the id of every render that reached a final state. */
 export const RENDER_ENDED_CHANNEL = "folio_render_ended";
+/** NOTIFY channel that wakes the workers' render loops when a render is queued. */
+export const RENDER_QUEUED_CHANNEL = "folio_render_queued";
 
 const ACTIVE = ["queued", "processing"] as const;
 
-export async function insertRender(ex: Executor, row: typeof renders.$inferInsert, payload: Record<string, unknown>) {
-  const [r] = await ex.insert(renders).values(row).returning();
-  await ex.insert(renderInputs).values({ renderId: row.id, payload });
-  return r!;
+type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "format" | "options">;
+
+/**
+ * Queues a render: its row, its input and the workers' wake-up in one statement, so the hot path
+ * needs no transaction of its own (inside the caller's transaction when it has one).
+ */
+export async function insertRender(ex: Executor, row: NewRender, payload: Record<string, unknown>): Promise<RenderRow> {
+  const [r] = await ex.execute<{ created_at: string | Date; updated_at: string | Date }>(sql`
+    with r as (
+      insert into renders (id, workspace_id, test, source, format, options)
+      values (${row.id}, ${row.workspaceId}, ${row.test}, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb)
+      returning created_at, updated_at
+    ), i as (
+      insert into render_inputs (render_id, payload) select ${row.id}, ${JSON.stringify(payload)}::jsonb from r
+    ), n as (
+      select pg_notify(${RENDER_QUEUED_CHANNEL}, '') from r
+    )
+    select created_at, updated_at, (select count(*) from n) as notified from r`);
+  return {
+    ...row,
+    state: "queued",
+    attempts: 0,
+    leaseExpiresAt: null,
+    error: null,
+    pageCount: null,
+    outputBytes: null,
+    durationMs: null,
+    fileKey: null,
+    createdAt: new Date(r!.created_at),
+    updatedAt: new Date(r!.updated_at),
+    startedAt: null,
+    finishedAt: null,
+  };
 }
 
 export async function findRender(ex: Executor, workspaceId: string, id: string): Promise<RenderRow | undefined> {
@@ -28,9 +59,6 @@ export function listRenders(ex: Executor, workspaceId: string, limit: number, cu
     .orderBy(desc(renders.createdAt), desc(renders.id))
     .limit(limit + 1);
 }
-
-/** NOTIFY channel that wakes the workers' render loops when a render is queued. */
-export const RENDER_QUEUED_CHANNEL = "folio_render_queued";
 
 /** Tells the workers a render is waiting; delivered when the caller's transaction commits. */
 export async function notifyQueued(ex: Executor) {
