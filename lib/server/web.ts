@@ -6,6 +6,8 @@ import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
+import { POST as createRenderRoute } from "../../app/v1/renders/route";
+import { runDirect } from "./direct";
 import { boss, stopBoss } from "../jobs/boss";
 import { flushLogs, log } from "../log";
 import { listenForEndedRenders } from "../renders/events";
@@ -28,10 +30,18 @@ async function main() {
   const app = next({ dev: false, dir: path.resolve(__dirname, "../.."), hostname: cfg.HOST, port: cfg.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const origin = `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${cfg.PORT}`;
+  const fail = (res: http.ServerResponse) => (err: unknown) => {
+    log().error({ err }, "direct route failed");
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { code: "INTERNAL", message: "Internal error", retryable: false } }));
+  };
   const server = http.createServer((req, res) => {
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
     const pathname = (req.url ?? "/").split("?")[0]!;
     if (req.method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);
+    // The render hot path skips Next.js routing; same handler as app/v1/renders/route.ts.
+    if (req.method === "POST" && pathname === "/v1/renders") return void runDirect(createRenderRoute, req, res, origin).catch(fail(res));
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
