@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { config } from "../config";
-import { deriveKey } from "../crypto";
+import { deriveKeyObject } from "../crypto";
 import { forbidden } from "../errors";
 
 /** spec: download and upload links last five minutes; reading the resource again yields a fresh one. */
@@ -8,7 +8,7 @@ export const LINK_TTL_MS = 5 * 60_000;
 
 export type DownloadGrant = { key: string; contentType: string; filename: string; expiresAt: number };
 
-const sign = (payload: string) => createHmac("sha256", deriveKey("links")).update(payload).digest("base64url");
+const sign = (payload: string) => createHmac("sha256", deriveKeyObject("links")).update(payload).digest("base64url");
 
 /** A signed, expiring link to a stored file. The token carries what to serve; only its HMAC makes it valid. */
 export function downloadLink(grant: Omit<DownloadGrant, "expiresAt">, now = Date.now()): { url: string; expiresAt: string } {

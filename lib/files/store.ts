@@ -18,6 +18,8 @@ export interface FileStore {
 }
 
 class LocalStore implements FileStore {
+  /** Folders known to exist, so a put is one write and one rename. */
+  private readonly folders = new Set<string>();
   constructor(private readonly root: string) {}
 
   private file(key: string) {
@@ -28,7 +30,11 @@ class LocalStore implements FileStore {
 
   async put(key: string, body: Uint8Array) {
     const p = this.file(key);
-    await fsp.mkdir(path.dirname(p), { recursive: true });
+    const dir = path.dirname(p);
+    if (!this.folders.has(dir)) {
+      await fsp.mkdir(dir, { recursive: true });
+      this.folders.add(dir);
+    }
     // why: write then rename, so a reader never sees half a file.
     const tmp = `${p}.${process.pid}.${Date.now()}.tmp`;
     await fsp.writeFile(tmp, body);
