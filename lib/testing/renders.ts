@@ -1,4 +1,7 @@
 import { expect } from "vitest";
+import { db } from "../db/client";
+import { newId } from "../db/ids";
+import { renderInputs, renders } from "../db/schema";
 import { api, type ApiOptions } from "./http";
 
 /** POSTs a caller-HTML render and returns the answer. */
@@ -30,4 +33,35 @@ export async function download(url: string) {
 /** A document that keeps its render busy for `ms` (a busy loop in a script), then shows `text`. */
 export function slowHtml(ms: number, text = "slow") {
   return `<p>${text}</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`;
+}
+
+const heldRows = new Map<string, Promise<string>>();
+
+/**
+ * A render row of the workspace that no worker will ever take or end: processing under a lease an
+ * hour long, as if a live worker held it. Written directly, so it exists even when the workspace's
+ * key is revoked or the workspace suspended (security cases). One per workspace, made once.
+ */
+export function heldRender(workspaceId: string): Promise<string> {
+  let p = heldRows.get(workspaceId);
+  if (!p) {
+    const id = newId("rnd");
+    p = db()
+      .transaction(async (tx) => {
+        await tx.insert(renders).values({
+          id,
+          workspaceId,
+          source: "document",
+          format: "pdf",
+          state: "processing",
+          attempts: 1,
+          startedAt: new Date(),
+          leaseExpiresAt: new Date(Date.now() + 3_600_000),
+        });
+        await tx.insert(renderInputs).values({ renderId: id, payload: { document: { html: "<p>held</p>" } } });
+      })
+      .then(() => id);
+    heldRows.set(workspaceId, p);
+  }
+  return p;
 }

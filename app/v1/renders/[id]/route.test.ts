@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { newId } from "@/lib/db/ids";
-import { renderInputs, renders } from "@/lib/db/schema";
-import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
+import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
-import { createRender, download, slowHtml } from "@/lib/testing/renders";
+import { createRender, download, slowHtml, heldRender } from "@/lib/testing/renders";
 import { securityCases } from "@/lib/testing/security-cases";
 
 type Render = {
@@ -24,25 +21,6 @@ type Render = {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (key: string | undefined, id: string) => api<Render>(`/v1/renders/${id}`, { key });
 
-/**
- * A queued render row of the workspace, written directly (no job, so no worker ever takes it):
- * the security cases need a render that exists even when the workspace's key is revoked or suspended.
- */
-const rowOf = new Map<string, Promise<string>>();
-function renderRowOf(w: TestWorkspace): Promise<string> {
-  let p = rowOf.get(w.id);
-  if (!p) {
-    const id = newId("rnd");
-    p = db()
-      .transaction(async (tx) => {
-        await tx.insert(renders).values({ id, workspaceId: w.id, source: "document", format: "pdf" });
-        await tx.insert(renderInputs).values({ renderId: id, payload: { document: { html: "<p>row</p>" } } });
-      })
-      .then(() => id);
-    rowOf.set(w.id, p);
-  }
-  return p;
-}
 
 describe("GET /v1/renders/{id}", () => {
   it("answers 200 with the render, as POST answered it", async () => {
@@ -136,8 +114,8 @@ describe("GET /v1/renders/{id}", () => {
   describe("security", () => {
     securityCases({
       scope: "render:read",
-      request: async (w, key) => get(key, await renderRowOf(w)),
-      crossWorkspace: async (w, other) => get(w.key, await renderRowOf(other)),
+      request: async (w, key) => get(key, await heldRender(w.id)),
+      crossWorkspace: async (w, other) => get(w.key, await heldRender(other.id)),
     });
   });
 });

@@ -1,13 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { newId } from "@/lib/db/ids";
-import { renderInputs, renders } from "@/lib/db/schema";
 import { startEnvironment, type Environment } from "@/lib/testing/environment";
-import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
+import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
-import { createRender, slowHtml, waitForState } from "@/lib/testing/renders";
+import { createRender, slowHtml, waitForState, heldRender } from "@/lib/testing/renders";
 import { securityCases } from "@/lib/testing/security-cases";
 
 type Render = {
@@ -157,43 +154,28 @@ describe("POST /v1/renders/{id}/cancel", () => {
 });
 
 /**
- * The shared test server: rows written directly (queued, no job, so no worker takes them) give
- * every case a render to cancel, even for a revoked key or a suspended workspace.
+ * The shared test server: rows written directly (held under a live lease, so no worker takes
+ * them) give every case a render to cancel, even for a revoked key or a suspended workspace.
  */
 describe("POST /v1/renders/{id}/cancel: security", () => {
-  const rowOf = new Map<string, Promise<string>>();
-  const renderRowOf = (w: TestWorkspace): Promise<string> => {
-    let p = rowOf.get(w.id);
-    if (!p) {
-      const id = newId("rnd");
-      p = db()
-        .transaction(async (tx) => {
-          await tx.insert(renders).values({ id, workspaceId: w.id, source: "document", format: "pdf" });
-          await tx.insert(renderInputs).values({ renderId: id, payload: { document: { html: "<p>row</p>" } } });
-        })
-        .then(() => id);
-      rowOf.set(w.id, p);
-    }
-    return p;
-  };
   const sharedCancel = (key: string | undefined, id: string) => api(`/v1/renders/${id}/cancel`, { method: "POST", key });
 
   securityCases({
     scope: "render:cancel",
-    request: async (w, key) => sharedCancel(key, await renderRowOf(w)),
-    crossWorkspace: async (w, other) => sharedCancel(w.key, await renderRowOf(other)),
+    request: async (w, key) => sharedCancel(key, await heldRender(w.id)),
+    crossWorkspace: async (w, other) => sharedCancel(w.key, await heldRender(other.id)),
   });
 
   it("leaves the render alone when refused: no scope, another workspace", async () => {
     const [w, other] = await Promise.all([createTestWorkspace(), createTestWorkspace()]);
-    const mine = await renderRowOf(w);
-    const theirs = await renderRowOf(other);
+    const mine = await heldRender(w.id);
+    const theirs = await heldRender(other.id);
     const noCancel = await w.newKey(["render:create", "render:read"]);
     expect(expectError(await sharedCancel(noCancel.secret, mine), 403, "FORBIDDEN").message).toContain("render:cancel");
     expectError(await sharedCancel(w.key, theirs), 404, "NOT_FOUND");
     await sleep(50);
-    expect((await api(`/v1/renders/${mine}`, { key: w.key })).body.state).toBe("queued");
-    expect((await api(`/v1/renders/${theirs}`, { key: other.key })).body.state).toBe("queued");
+    expect((await api(`/v1/renders/${mine}`, { key: w.key })).body.state).toBe("processing");
+    expect((await api(`/v1/renders/${theirs}`, { key: other.key })).body.state).toBe("processing");
     // The owner can still cancel it.
     expect((await sharedCancel(other.key, theirs)).body.state).toBe("cancelled");
   });

@@ -1,11 +1,8 @@
 import { describe, expect, inject, it } from "vitest";
-import { db } from "@/lib/db/client";
-import { newId } from "@/lib/db/ids";
-import { renderInputs, renders } from "@/lib/db/schema";
-import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
+import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
-import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+import { createRender, download, slowHtml, waitForState, heldRender } from "@/lib/testing/renders";
 import { securityCases } from "@/lib/testing/security-cases";
 
 const ACTIVE = ["queued", "processing"];
@@ -17,22 +14,6 @@ async function getFile(key: string | undefined, id: string) {
 }
 const stateOf = async (key: string, id: string) => (await api(`/v1/renders/${id}`, { key })).body.state as string;
 
-/** A queued render row written directly (no job): exists even when the workspace's key is revoked or suspended. */
-const rowOf = new Map<string, Promise<string>>();
-function renderRowOf(w: TestWorkspace): Promise<string> {
-  let p = rowOf.get(w.id);
-  if (!p) {
-    const id = newId("rnd");
-    p = db()
-      .transaction(async (tx) => {
-        await tx.insert(renders).values({ id, workspaceId: w.id, source: "document", format: "pdf" });
-        await tx.insert(renderInputs).values({ renderId: id, payload: { document: { html: "<p>row</p>" } } });
-      })
-      .then(() => id);
-    rowOf.set(w.id, p);
-  }
-  return p;
-}
 
 describe("GET /v1/renders/{id}/file", () => {
   it("streams the PDF of a succeeded render: same bytes as its download link, named after the render", async () => {
@@ -113,8 +94,8 @@ describe("GET /v1/renders/{id}/file", () => {
   describe("security", () => {
     securityCases({
       scope: "render:read",
-      request: async (w, key) => api(`/v1/renders/${await renderRowOf(w)}/file`, { key }),
-      crossWorkspace: async (w, other) => api(`/v1/renders/${await renderRowOf(other)}/file`, { key: w.key }),
+      request: async (w, key) => api(`/v1/renders/${await heldRender(w.id)}/file`, { key }),
+      crossWorkspace: async (w, other) => api(`/v1/renders/${await heldRender(other.id)}/file`, { key: w.key }),
     });
   });
 });
