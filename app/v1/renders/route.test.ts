@@ -5,21 +5,9 @@ import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories
 import { api, expectError } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
 import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+import type { Render } from "@/lib/renders/schemas";
 import { securityCases } from "@/lib/testing/security-cases";
 
-type Render = {
-  id: string;
-  state: string;
-  test: boolean;
-  source: string;
-  format: string;
-  createdAt: string;
-  updatedAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  result?: { downloadUrl?: string; expiresAt?: string; pageCount: number; outputBytes: number; durationMs: number };
-  error?: unknown;
-};
 
 const MiB = 1024 * 1024;
 const tiny = (text = "tiny") => ({ document: { html: `<p>${text}</p>` } });

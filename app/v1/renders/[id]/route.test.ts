@@ -2,21 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { createRender, download, slowHtml, heldRender } from "@/lib/testing/renders";
+import type { Render } from "@/lib/renders/schemas";
 import { securityCases } from "@/lib/testing/security-cases";
 
-type Render = {
-  id: string;
-  state: string;
-  test: boolean;
-  source: string;
-  format: string;
-  createdAt: string;
-  updatedAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  result?: { downloadUrl?: string; expiresAt?: string; pageCount: number; outputBytes: number; durationMs: number };
-  error?: unknown;
-};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (key: string | undefined, id: string) => api<Render>(`/v1/renders/${id}`, { key });
