@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   FILE_STORE_S3_FORCE_PATH_STYLE: bool.default(false),
   CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
   WORKER_CONCURRENCY: int(1, 64).optional(),
+  /** When set, the worker answers GET /healthz and /readyz on this port (127.0.0.1 and beyond, per HOST). */
+  WORKER_HEALTH_PORT: int(1, 65535).optional(),
   DEPLOYMENT_MODE: z.enum(["self-hosted", "hosted"]).default("self-hosted"),
   RETENTION_DAYS: int(1, 3650).default(30),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),

@@ -4,7 +4,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { queues } from "@/lib/jobs/catalog";
-import { startProcess, type Started } from "@/lib/testing/server";
+import { freePort, startProcess, waitForHttp, type Started } from "@/lib/testing/server";
 
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-worker-"));
 const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
@@ -65,5 +65,22 @@ describe("worker", () => {
     expect(msgs).toContain("worker stopping");
     expect(msgs.indexOf("worker stopped")).toBeGreaterThan(msgs.indexOf("worker stopping"));
     expect(lines(logFile).find((l) => l.msg === "worker stopping")).toMatchObject({ signal: "SIGTERM" });
+  });
+
+  it("answers /readyz with the database and the browser when WORKER_HEALTH_PORT is set", { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const w = startProcess(
+      "worker/index.ts",
+      { ...inject("serverEnv"), FOLIO_PROCESS: "worker", WORKER_HEALTH_PORT: String(port), HOST: "127.0.0.1" },
+      path.join(logDir, "worker-health.log"),
+    );
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/readyz`, w.proc, 30_000);
+      const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
+      expect(ready).toEqual({ ok: true, checks: { database: "ok", browser: "ok" } });
+      expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ ok: true });
+    } finally {
+      await w.stop();
+    }
   });
 });

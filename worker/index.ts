@@ -1,4 +1,6 @@
+import http from "node:http";
 import { config, ConfigError } from "@/lib/config";
+import { checkReady } from "@/lib/instance";
 import { closeDb } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { boss, stopBoss } from "@/lib/jobs/boss";
@@ -34,6 +36,7 @@ async function main() {
   const every = (ms: number, fn: () => Promise<unknown>, what: string) =>
     setInterval(() => void fn().catch((err) => log().error({ err }, `${what} failed`)), ms);
   const timers = [every(LEASE_MS / 3, renewLeases, "lease renewal"), every(5_000, reapAbandonedRenders, "abandoned render check")];
+  const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.HOST, pool) : undefined;
   log().info({ concurrency: cfg.WORKER_CONCURRENCY }, "worker started");
 
   let stopping = false;
@@ -50,6 +53,7 @@ async function main() {
     await renders.stop(); // lets running renders finish
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
     timers.forEach(clearInterval);
+    health?.close();
     await pool.close();
     await closeDb();
     log().info("worker stopped");
@@ -58,6 +62,20 @@ async function main() {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+/** decisions.md: /healthz (process up) and /readyz (database reachable and, for a worker, browser launched). */
+function serveHealth(port: number, host: string, pool: BrowserPool) {
+  return http
+    .createServer(async (req, res) => {
+      if (req.url === "/healthz") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true }));
+      if (req.url !== "/readyz") return void res.writeHead(404).end();
+      const { ok: dbOk, checks } = await checkReady();
+      const ready = dbOk && pool.ready;
+      res.writeHead(ready ? 200 : 503, { "content-type": "application/json" });
+      res.end(JSON.stringify({ ok: ready, checks: { ...checks, browser: pool.ready ? "ok" : "not launched" } }));
+    })
+    .listen(port, host);
 }
 
 main().catch((err) => {
