@@ -21,8 +21,3 @@ export function randomBase62(length: number): string {
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(22)}`;
 }
-
-/** Cheap shape check before a lookup; IDs are at most 128 characters (spec: Conventions). */
-export function looksLikeId(prefix: IdPrefix, id: string): boolean {
-  return id.length <= 128 && id.startsWith(`${prefix}_`) && /^[a-z]+_[0-9A-Za-z]+$/.test(id);
-}

@@ -1,7 +1,12 @@
 import http from "node:http";
 import { randomInt } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { db } from "../db/client";
+import { rateLimitCounters } from "../db/schema";
+import { isAppError } from "../errors";
 import { startWebServer, type WebServer } from "../testing/server";
+import { countRequest } from "./rate-limit";
 
 // spec: Limits > Request rates: API_RATE_LIMIT_PER_MINUTE requests to /v1/ per client address
 // (IPv6 per /64) per clock minute, then 429 with Retry-After until the next minute. The counter
@@ -156,5 +161,35 @@ describe("rate limit per client address", () => {
     await expectPasses(2, () => get(proxied2, xff));
     expectRateLimited(await get(proxied2, xff));
     expectRateLimited(await get(proxied, xff));
+  });
+});
+
+describe("countRequest: counting far below the limit and near it", () => {
+  const stored = async (bucket: string, windowStart: Date) => {
+    const [row] = await db()
+      .select({ count: rateLimitCounters.count })
+      .from(rateLimitCounters)
+      .where(and(eq(rateLimitCounters.bucket, bucket), eq(rateLimitCounters.windowStart, windowStart)));
+    return row?.count ?? 0;
+  };
+
+  it("writes requests counted in memory to the shared table within moments", async () => {
+    const bucket = `test:batch:${randomInt(1e9)}`;
+    const now = new Date();
+    const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    for (let i = 0; i < 10; i++) await countRequest(bucket, 1_000, now);
+    await expect.poll(() => stored(bucket, windowStart), { timeout: 2_000 }).toBe(10);
+  });
+
+  it("counts in the table from a quarter of the limit on, and refuses exactly past it", async () => {
+    const bucket = `test:exact:${randomInt(1e9)}`;
+    const now = new Date();
+    const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      outcomes.push(await countRequest(bucket, 8, now).then(() => "ok", (e) => (isAppError(e) ? e.code : "other")));
+    }
+    expect(outcomes).toEqual([...Array(8).fill("ok"), "RATE_LIMITED", "RATE_LIMITED"]);
+    expect(await stored(bucket, windowStart)).toBe(10);
   });
 });

@@ -130,8 +130,9 @@ const MM_PER_INCH = 25.4;
  */
 async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
   const s = job.settings;
-  await setLocale(slot, s.locale);
-  const { session } = cdp(slot);
+  const c = await cdp(slot);
+  await setLocale(slot, c, s.locale);
+  const { session } = c;
   const scripts = mayRunScripts(job.html);
   if (scripts !== slot.scripts) {
     await session.send("Emulation.setScriptExecutionDisabled", { value: !scripts });
@@ -180,19 +181,13 @@ async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
 type SlotCdp = { session: CDPSession; locale: string; userAgent?: string };
 const cdpOf = new WeakMap<Slot, SlotCdp>();
 
-/** The slot's own CDP session, for what Playwright has no API for. */
-function cdp(slot: Slot): SlotCdp {
+/** The slot's own CDP session (made on first use), for the hot calls and what Playwright has no API for. */
+async function cdp(slot: Slot): Promise<SlotCdp> {
   let c = cdpOf.get(slot);
   if (!c) {
-    c = { session: undefined as unknown as CDPSession, locale: "" };
+    c = { session: await slot.context.newCDPSession(slot.page), locale: "" };
     cdpOf.set(slot, c);
   }
-  return c;
-}
-
-async function ensureCdp(slot: Slot): Promise<SlotCdp> {
-  const c = cdp(slot);
-  c.session ??= await slot.context.newCDPSession(slot.page);
   return c;
 }
 
@@ -200,8 +195,7 @@ async function ensureCdp(slot: Slot): Promise<SlotCdp> {
  * The page's locale: Intl's default, navigator.language(s) and Accept-Language. Changed only when
  * it differs from the slot's previous render.
  */
-async function setLocale(slot: Slot, locale: string) {
-  const c = await ensureCdp(slot);
+async function setLocale(slot: Slot, c: SlotCdp, locale: string) {
   if (c.locale === locale) return;
   c.userAgent ??= await slot.page.evaluate(() => navigator.userAgent);
   await Promise.all([

@@ -44,23 +44,12 @@ export function toRender(r: RenderRow): Render {
 }
 
 /**
- * Creates a render from caller HTML and queues it: the row is the queue entry, and the workers are
- * woken when it commits.
- * With an Idempotency-Key, a repeat returns the first render (replayed: true).
+ * Creates a render from caller HTML and queues it (the row is the queue entry; the workers are
+ * woken when it commits), then waits up to `waitMs` for it to end, woken by NOTIFY. The wait is
+ * registered before the render commits, so even an instant end is seen without another read.
+ * With an Idempotency-Key, a repeat returns the first render (replayed: true) and waits again.
  */
 export async function createRender(
-  ctx: Ctx,
-  input: CreateRenderInput,
-  idempotency?: Omit<IdempotencyScope, "workspaceId">,
-): Promise<{ render: RenderRow; replayed: boolean }> {
-  return createAndWait(ctx, input, idempotency, 0);
-}
-
-/**
- * Creates a render and waits up to `waitMs` for it to end (woken by NOTIFY, no polling). The wait
- * is registered before the render commits, so even an instant end is seen without another read.
- */
-export async function createAndWait(
   ctx: Ctx,
   input: CreateRenderInput,
   idempotency: Omit<IdempotencyScope, "workspaceId"> | undefined,

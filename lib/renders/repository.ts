@@ -228,11 +228,3 @@ export function oldRenders(ex: Executor, cutoff: Date, limit: number) {
 export async function deleteRenders(ex: Executor, ids: string[]) {
   if (ids.length) await ex.delete(renders).where(inArray(renders.id, ids));
 }
-
-export async function usageBetween(ex: Executor, workspaceId: string, from: string, to: string) {
-  return ex
-    .select()
-    .from(usageDays)
-    .where(and(eq(usageDays.workspaceId, workspaceId), sql`${usageDays.day} between ${from} and ${to}`))
-    .orderBy(usageDays.day);
-}

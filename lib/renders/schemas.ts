@@ -112,8 +112,6 @@ export const CreateRenderInput = z
   });
 export type CreateRenderInput = z.infer<typeof CreateRenderInput>;
 
-export const RenderQuery = z.strictObject({});
-
 export type RenderResult = {
   downloadUrl?: string;
   expiresAt?: string;
