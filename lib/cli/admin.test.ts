@@ -61,7 +61,8 @@ describe.concurrent("admin CLI", () => {
     const id = created.json.id as string;
 
     const email = `cli-${randomBytes(4).toString("hex")}@folio.test`;
-    const password = randomBytes(12).toString("base64url");
+    // A leading "-" is taken as the value, not as an option.
+    const password = `-${randomBytes(12).toString("base64url")}`;
     const [list, limits, readKey, allKey, user] = await Promise.all([
       admin("workspace", "list"),
       admin("workspace", "limits", id, "--max-active-renders", "20", "--renders-per-minute", "100", "--documents-per-month", "null", "--test-renders-per-day", "5"),

@@ -51,6 +51,25 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositi
 
 const CLI = "cli";
 
+/**
+ * A string option always takes the next word as its value, as getopt does, so a
+ * password or name that begins with "-" works without the "--password=-x" form.
+ */
+function bindOptionValues(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const name = arg.startsWith("--") ? arg.slice(2) : "";
+    const option = (options as Record<string, { type: string }>)[name];
+    const value = args[i + 1];
+    if (option?.type === "string" && value !== undefined) {
+      out.push(`--${name}=${value}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 function need(values: Values, name: keyof Values): string {
   const v = values[name];
   if (typeof v !== "string" || v === "") throw badRequest(`--${name} is required\n${usage}`);
@@ -138,7 +157,7 @@ async function main() {
   let embedded: Awaited<ReturnType<typeof openDatabase>>["embedded"];
   let exitCode = 0;
   try {
-    ({ values, positionals } = parseArgs({ args: process.argv.slice(2), options, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({ args: bindOptionValues(process.argv.slice(2)), options, allowPositionals: true, strict: true }));
     json = values.json ?? false;
     if (values.help || positionals.length === 0) {
       if (json) throw badRequest(usage);
