@@ -6,10 +6,12 @@
  *   npm run bench                 invoice and report, concurrency 1 and 2
  *   npm run bench -- --memory     also worker memory over 1,000 invoice renders
  *   npm run bench -- --quick      fewer renders (a smoke run)
+ *   npm run bench -- --cpu        also CPU milliseconds per render of each process group
  */
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "playwright-core";
+import { measureCpu, treeOf, type Proc } from "./cpu";
 import { invoiceHtml, reportHtml } from "./documents";
 
 const args = new Set(process.argv.slice(2));
@@ -92,6 +94,29 @@ async function main() {
     await file.arrayBuffer();
   };
 
+  const self = process.pid;
+  const workerPid = worker.proc.pid!;
+  const cpuGroups = {
+    bench: (p: Proc) => p.pid === self,
+    // The raw browser is the bench's child; web and worker are too, so they are left out of it.
+    rawChromium: (p: Proc, all: Map<number, Proc>) => p.pid !== self && treeOf(self)(p, all) && !treeOf(web.pid)(p, all) && !treeOf(workerPid)(p, all),
+    web: treeOf(web.pid),
+    worker: (p: Proc) => p.pid === workerPid,
+    workerChromium: (p: Proc, all: Map<number, Proc>) => p.pid !== workerPid && treeOf(workerPid)(p, all),
+    postgres: (p: Proc) => p.comm === "postgres",
+  };
+  const cpuLines: string[] = [];
+  /** Runs a phase; with --cpu, records CPU ms per render of each group during it. */
+  const phase = async (label: string, renders: number, run: () => Promise<Stats>) => {
+    const done = args.has("--cpu") ? measureCpu(cpuGroups) : undefined;
+    const s = await run();
+    if (done) {
+      const cpu = done();
+      cpuLines.push(`${label.padEnd(26)} ${Object.entries(cpu).map(([k, v]) => `${k} ${(v / renders).toFixed(1)}`).join("  ")}`);
+    }
+    return s;
+  };
+
   const results: { doc: string; c: number; raw: Stats; e2e: Stats }[] = [];
   const plan = [
     { doc: "invoice (1 page)", html: invoiceHtml(1), counts: quick ? [30, 40] : [150, 200], warmup: 10 },
@@ -100,8 +125,8 @@ async function main() {
   for (const p of plan) {
     for (const [ci, c] of [1, 2].entries()) {
       const total = p.counts[ci]!;
-      const rawStats = await drive(total, c, p.warmup, raw(p.html));
-      const e2eStats = await drive(total, c, p.warmup, e2e(p.html));
+      const rawStats = await phase(`${p.doc} c=${c} raw`, total + p.warmup, () => drive(total, c, p.warmup, raw(p.html)));
+      const e2eStats = await phase(`${p.doc} c=${c} e2e`, total + p.warmup, () => drive(total, c, p.warmup, e2e(p.html)));
       results.push({ doc: p.doc, c, raw: rawStats, e2e: e2eStats });
     }
   }
@@ -114,6 +139,7 @@ async function main() {
       `${r.doc.padEnd(19)} ${r.c} | ${f(r.raw.p50)}  ${f(r.raw.p95)}  ${f(r.raw.perSecond)} | ${f(r.e2e.p50)}  ${f(r.e2e.p95)}  ${f(r.e2e.perSecond)} |    ${(r.e2e.perSecond / r.raw.perSecond).toFixed(2)}  ${f(r.e2e.p50 - r.raw.p50)}`,
     );
   }
+  if (cpuLines.length) console.log(`\nCPU ms per render, warm-up renders included:\n${cpuLines.join("\n")}`);
   const inv2 = results.find((r) => r.doc.startsWith("invoice") && r.c === 2)!;
   const inv1 = results.find((r) => r.doc.startsWith("invoice") && r.c === 1)!;
   console.log(`\nTargets: invoice c=2 throughput ratio ${(inv2.e2e.perSecond / inv2.raw.perSecond).toFixed(2)} (>= 0.85); invoice c=1 p50 overhead ${(inv1.e2e.p50 - inv1.raw.p50).toFixed(1)} ms (<= 40)`);

@@ -22,7 +22,9 @@ export type Started = { proc: ChildProcess; logFile: string; stop: () => Promise
 export function startProcess(entry: string, env: Record<string, string>, logFile: string): Started {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, "a");
-  const proc = spawn(process.execPath, ["--import", "tsx", entry], {
+  // BENCH_NODE_ARGS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the processes.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
     cwd: projectRoot,
     env: { ...process.env, ...env },
     stdio: ["ignore", out, out],
@@ -54,7 +56,7 @@ export async function waitForHttp(url: string, proc?: ChildProcess, timeoutMs = 
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-export type WebServer = { baseUrl: string; stop: () => Promise<void>; logFile: string };
+export type WebServer = { baseUrl: string; stop: () => Promise<void>; logFile: string; pid: number };
 
 /**
  * Starts a web server on a free port against the given database. Tests that need a differently
@@ -66,5 +68,5 @@ export async function startWebServer(env: Record<string, string>, logDir: string
   const logFile = path.join(logDir, `web-${port}.log`);
   const s = startProcess("lib/server/web.ts", { PUBLIC_URL: baseUrl, ...env, PORT: String(port), HOST: "127.0.0.1", FOLIO_PROCESS: "web" }, logFile);
   await waitForHttp(`${baseUrl}/readyz`, s.proc, 60_000, logFile);
-  return { baseUrl, stop: s.stop, logFile };
+  return { baseUrl, stop: s.stop, logFile, pid: s.proc.pid! };
 }
