@@ -179,6 +179,16 @@ describe("apiRoute: body handling (POST /v1/api-keys)", () => {
     expect(paths(expectEnvelope(res, 400, "BAD_REQUEST"))).toEqual(["meta.list.1"]);
   });
 
+  it("answers 400 for a body nested deeper than 256 levels, and accepts 200 levels", async () => {
+    const nested = (depth: number) => `{"name":"k","scopes":["audit:read"],"meta":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+    const deep = await call("/v1/api-keys", { cookie, body: nested(500_000) });
+    const e = expectEnvelope(deep, 400, "BAD_REQUEST");
+    expect(e.message).toContain("deeper than 256 levels");
+    expect(paths(e)[0]).toMatch(/^meta\.0\.0/);
+    // Within the depth, the nesting reaches the schema, which refuses the unknown field as usual.
+    expect(paths(expectEnvelope(await call("/v1/api-keys", { cookie, body: nested(200) }), 400, "BAD_REQUEST"))).toEqual(["meta"]);
+  });
+
   it("answers 400 naming the field for an unpaired surrogate", async () => {
     const res = await call("/v1/api-keys", { cookie, body: '{"name":"a\\ud800b","scopes":["audit:read"]}' });
     expect(paths(expectEnvelope(res, 400, "BAD_REQUEST"))).toEqual(["name"]);

@@ -64,8 +64,18 @@ async function readLimited(req: Request, limit: number): Promise<Uint8Array> {
   return Buffer.concat(chunks, total);
 }
 
-/** spec: Errors > BAD_REQUEST: NUL characters and unpaired surrogates are refused, in keys and values. */
+/**
+ * How deep a JSON body may nest. Generous for templates (50 component levels take about 110) and
+ * shallow enough that every walk over the body, this one and the schema's, stays far off the stack limit.
+ */
+export const MAX_BODY_DEPTH = 256;
+
+/**
+ * spec: Errors > BAD_REQUEST: NUL characters and unpaired surrogates are refused, in keys and
+ * values, and so is data nested too deep.
+ */
 function assertCleanStrings(value: unknown, path: (string | number)[]) {
+  if (path.length > MAX_BODY_DEPTH) throw invalidValue(joinPath(path.slice(0, 8)) + ".…", `nests deeper than ${MAX_BODY_DEPTH} levels`);
   const check = (s: string) => {
     if (s.includes("\u0000")) throw invalidValue(joinPath(path) || "(body)", "contains a NUL character");
     if (!s.isWellFormed()) throw invalidValue(joinPath(path) || "(body)", "contains an unpaired surrogate");
