@@ -43,3 +43,31 @@ export function toPage<R extends Cursor, T>(rows: R[], limit: number, map: (r: R
   if (rows.length > limit && last) page.nextCursor = encodeCursor(last);
   return page;
 }
+
+/** Lists ordered by a number (revisions, versions) page by it: the cursor is the last number seen. */
+export const OrderedPageQuery = PageQuery.extend({ order: z.enum(["asc", "desc"]).default("desc") });
+export type OrderedPageQuery = z.infer<typeof OrderedPageQuery>;
+
+export function encodeNumberCursor(n: number): string {
+  return Buffer.from(JSON.stringify(["n", n])).toString("base64url");
+}
+
+export function decodeNumberCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(v) && v.length === 2 && v[0] === "n" && Number.isSafeInteger(v[1])) return v[1] as number;
+  } catch {
+    // fall through to the error below
+  }
+  throw invalidValue("query.cursor", "is not a cursor this list returned");
+}
+
+/** A page of rows fetched with limit + 1, ordered by a number. */
+export function toNumberPage<R, T>(rows: R[], limit: number, key: (r: R) => number, map: (r: R) => T): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  const page: Page<T> = { items: items.map(map) };
+  if (rows.length > limit && last) page.nextCursor = encodeNumberCursor(key(last));
+  return page;
+}

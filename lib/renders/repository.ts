@@ -11,7 +11,8 @@ export const RENDER_QUEUED_CHANNEL = "folio_render_queued";
 
 const ACTIVE = ["queued", "processing"] as const;
 
-type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "format" | "options">;
+type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "format" | "options"> &
+  Partial<Pick<RenderRow, "templateId" | "templateVersionId">>;
 
 /**
  * Queues a render: its row, its input and the workers' wake-up in one statement, so the hot path
@@ -20,8 +21,9 @@ type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "for
 export async function insertRender(ex: Executor, row: NewRender, payload: Record<string, unknown>): Promise<RenderRow> {
   const [r] = await ex.execute<{ created_at: string | Date; updated_at: string | Date }>(sql`
     with r as (
-      insert into renders (id, workspace_id, test, source, format, options)
-      values (${row.id}, ${row.workspaceId}, ${row.test}, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb)
+      insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id)
+      values (${row.id}, ${row.workspaceId}, ${row.test}, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb,
+              ${row.templateId ?? null}, ${row.templateVersionId ?? null})
       returning created_at, updated_at
     ), i as (
       insert into render_inputs (render_id, payload) select ${row.id}, ${JSON.stringify(payload)}::jsonb from r
@@ -31,6 +33,8 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
     select created_at, updated_at, (select count(*) from n) as notified from r`);
   return {
     ...row,
+    templateId: row.templateId ?? null,
+    templateVersionId: row.templateVersionId ?? null,
     state: "queued",
     attempts: 0,
     leaseExpiresAt: null,

@@ -6,3 +6,4 @@ export * from "./idempotency-records";
 export * from "./rate-limit-counters";
 export * from "./renders";
 export * from "./usage-days";
+export * from "./templates";

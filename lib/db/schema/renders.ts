@@ -23,6 +23,9 @@ export const renders = pgTable(
     source: text("source").notNull(),
     format: text("format", { enum: renderFormats }).notNull(),
     options: jsonb("options").$type<RenderOptions>().notNull().default({}),
+    /** Renders of templates: the template and, for published versions, the version (no foreign key: renders outlive them). */
+    templateId: text("template_id"),
+    templateVersionId: text("template_version_id"),
     /** Rendering attempts started; a crashed or timed-out worker's render is retried up to 3 attempts in all. */
     attempts: integer("attempts").notNull().default(0),
     /** While processing: the worker renews it; past it, the render is taken back (worker died). */

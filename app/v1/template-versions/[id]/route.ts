@@ -1,0 +1,4 @@
+import { apiRoute } from "@/lib/http";
+import * as templates from "@/lib/templates";
+
+export const GET = apiRoute({ scope: "template:read" }, ({ ctx, params }) => templates.getVersion(ctx, params.id!));

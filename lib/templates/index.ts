@@ -1,0 +1,257 @@
+/**
+ * The template lifecycle (spec: Template; decisions.md: Templates): create, read, list, rename,
+ * delete, drafts checked by expectedRevision, the revision history, and publishing immutable
+ * numbered versions. Every change is audited in its own transaction.
+ */
+import { z, ZodError } from "zod";
+import { recordAudit } from "../audit";
+import { actorRef, requireScope, type Ctx } from "../auth/context";
+import { db, withTx } from "../db/client";
+import { newId } from "../db/ids";
+import type { TemplateRevisionRow, TemplateRow, TemplateVersionRow } from "../db/schema";
+import { AppError, conflict, notFound } from "../errors";
+import { fromZodError } from "../http/errors";
+import { decodeCursor, decodeNumberCursor, toNumberPage, toPage, type OrderedPageQuery, type Page, type PageQuery } from "../paging";
+import * as repo from "./repository";
+import { ComponentContent } from "./schema";
+
+export const TemplateName = z.string().min(1).max(120);
+export const TemplateDescription = z.string().max(2000);
+
+export const CreateTemplateInput = z.strictObject({
+  name: TemplateName,
+  description: TemplateDescription.optional(),
+  kind: z.enum(["component", "handlebars"]).optional(),
+  folderId: z.string().min(1).max(128).optional(),
+  content: z.unknown(),
+});
+export type CreateTemplateInput = z.infer<typeof CreateTemplateInput>;
+
+export const UpdateTemplateInput = z
+  .strictObject({ name: TemplateName.optional(), description: TemplateDescription.optional() })
+  .refine((b) => b.name !== undefined || b.description !== undefined, "send name, description or both");
+export type UpdateTemplateInput = z.infer<typeof UpdateTemplateInput>;
+
+export const SaveDraftInput = z.strictObject({ content: z.unknown(), expectedRevision: z.number().int().min(1) });
+export const PublishInput = z.strictObject({ expectedRevision: z.number().int().min(1) });
+export const DeleteTemplatesInput = z.strictObject({ ids: z.array(z.string().min(1).max(128)).min(1).max(100) });
+
+export type Template = {
+  id: string;
+  name: string;
+  description: string;
+  kind: "component" | "handlebars";
+  draftRevision: number;
+  createdAt: string;
+  updatedAt: string;
+  draft?: Record<string, unknown>;
+};
+export type Draft = { templateId: string; draftRevision: number; content: Record<string, unknown>; updatedAt: string };
+export type Revision = {
+  id: string;
+  templateId: string;
+  revision: number;
+  content: Record<string, unknown>;
+  createdAt: string;
+  actor: { type: string; id: string };
+};
+export type TemplateVersion = {
+  id: string;
+  templateId: string;
+  version: number;
+  revision: number;
+  name: string;
+  kind: "component" | "handlebars";
+  createdAt: string;
+  content?: Record<string, unknown>;
+};
+
+function toTemplate(t: TemplateRow, withDraft: boolean): Template {
+  const out: Template = {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    kind: t.kind,
+    draftRevision: t.draftRevision,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+  if (withDraft) out.draft = t.draft;
+  return out;
+}
+
+const toDraft = (t: TemplateRow): Draft => ({ templateId: t.id, draftRevision: t.draftRevision, content: t.draft, updatedAt: t.updatedAt.toISOString() });
+
+const toRevision = (r: TemplateRevisionRow): Revision => ({
+  id: r.id,
+  templateId: r.templateId,
+  revision: r.revision,
+  content: r.content,
+  createdAt: r.createdAt.toISOString(),
+  actor: { type: r.actorType, id: r.actorId },
+});
+
+export function toVersion(v: TemplateVersionRow, withContent: boolean): TemplateVersion {
+  const out: TemplateVersion = {
+    id: v.id,
+    templateId: v.templateId,
+    version: v.version,
+    revision: v.revision,
+    name: v.name,
+    kind: v.kind,
+    createdAt: v.createdAt.toISOString(),
+  };
+  if (withContent) out.content = v.content;
+  return out;
+}
+
+/** Validates component content at save; errors name the field under `content`. */
+export function parseContent(content: unknown): ComponentContent {
+  try {
+    return ComponentContent.parse(content);
+  } catch (e) {
+    if (e instanceof ZodError) throw fromZodError(e, ["content"]);
+    throw e;
+  }
+}
+
+function refuseHandlebars(kind: string | undefined) {
+  if (kind === "handlebars") throw new AppError("UNSUPPORTED_FEATURE", "Handlebars templates are not supported yet; use kind component");
+}
+
+async function templateRow(ctx: Ctx, id: string): Promise<TemplateRow> {
+  const t = await repo.findTemplate(db(), ctx.workspaceId, id);
+  if (!t) throw notFound("template", id);
+  return t;
+}
+
+export async function createTemplate(ctx: Ctx, input: CreateTemplateInput): Promise<Template> {
+  requireScope(ctx, "template:write");
+  refuseHandlebars(input.kind);
+  // why: workspace folders arrive with their own issue; until then no id can name one.
+  if (input.folderId !== undefined) throw notFound("folder", input.folderId);
+  const content = parseContent(input.content);
+  return withTx(async (tx) => {
+    const t = await repo.insertTemplate(tx, {
+      id: newId("tpl"),
+      workspaceId: ctx.workspaceId,
+      name: input.name,
+      description: input.description ?? "",
+      kind: "component",
+      draft: content,
+    });
+    const actor = actorRef(ctx);
+    await repo.insertRevision(tx, { id: newId("rev"), templateId: t.id, revision: 1, content, actorType: actor.type, actorId: actor.id });
+    await recordAudit(tx, ctx, "template.create", { type: "template", id: t.id }, { name: t.name });
+    return toTemplate(t, true);
+  });
+}
+
+export async function getTemplate(ctx: Ctx, id: string): Promise<Template> {
+  requireScope(ctx, "template:read");
+  return toTemplate(await templateRow(ctx, id), true);
+}
+
+export async function listTemplates(ctx: Ctx, query: PageQuery): Promise<Page<Template>> {
+  requireScope(ctx, "template:read");
+  const rows = await repo.listTemplates(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor));
+  return toPage(rows, query.limit, (t) => toTemplate(t, false));
+}
+
+export async function updateTemplate(ctx: Ctx, id: string, input: UpdateTemplateInput): Promise<Template> {
+  requireScope(ctx, "template:write");
+  return withTx(async (tx) => {
+    const t = await repo.updateTemplate(tx, ctx.workspaceId, id, input);
+    if (!t) throw notFound("template", id);
+    await recordAudit(tx, ctx, "template.update", { type: "template", id }, input);
+    return toTemplate(t, true);
+  });
+}
+
+/** Deletes up to 100 templates at once, all or none: an unknown id answers 404 and deletes nothing. */
+export async function deleteTemplates(ctx: Ctx, ids: string[]): Promise<{ deleted: true; ids: string[] }> {
+  requireScope(ctx, "template:write");
+  const unique = [...new Set(ids)];
+  return withTx(async (tx) => {
+    const gone = await repo.deleteTemplates(tx, ctx.workspaceId, unique);
+    const missing = unique.find((id) => !gone.some((g) => g.id === id));
+    if (missing) throw notFound("template", missing); // rolls the deletes back
+    for (const g of gone) await recordAudit(tx, ctx, "template.delete", { type: "template", id: g.id }, { name: g.name });
+    return { deleted: true as const, ids: unique };
+  });
+}
+
+export async function getDraft(ctx: Ctx, id: string): Promise<Draft> {
+  requireScope(ctx, "template:read");
+  return toDraft(await templateRow(ctx, id));
+}
+
+/** Saves the draft when expectedRevision is current (draftRevision + 1), else 409 CONFLICT. */
+export async function saveDraft(ctx: Ctx, id: string, input: { content: unknown; expectedRevision: number }): Promise<Draft> {
+  requireScope(ctx, "template:write");
+  const current = await templateRow(ctx, id);
+  refuseHandlebars(current.kind);
+  const content = parseContent(input.content);
+  return withTx(async (tx) => {
+    const t = await repo.saveDraft(tx, ctx.workspaceId, id, input.expectedRevision, content);
+    if (!t) throw await staleOrMissing(ctx, id, input.expectedRevision);
+    const actor = actorRef(ctx);
+    await repo.insertRevision(tx, { id: newId("rev"), templateId: id, revision: t.draftRevision, content, actorType: actor.type, actorId: actor.id });
+    await recordAudit(tx, ctx, "template.draft.save", { type: "template", id }, { draftRevision: t.draftRevision });
+    return toDraft(t);
+  });
+}
+
+async function staleOrMissing(ctx: Ctx, id: string, expected: number): Promise<AppError> {
+  const now = await repo.findTemplate(db(), ctx.workspaceId, id);
+  if (!now) return notFound("template", id);
+  return conflict(`The draft is at revision ${now.draftRevision}, not ${expected}; reload it and apply your change again`);
+}
+
+export async function listRevisions(ctx: Ctx, id: string, query: OrderedPageQuery): Promise<Page<Revision>> {
+  requireScope(ctx, "template:read");
+  await templateRow(ctx, id);
+  const rows = await repo.listRevisions(db(), id, query.limit, query.order, decodeNumberCursor(query.cursor));
+  return toNumberPage(rows, query.limit, (r) => r.revision, toRevision);
+}
+
+/**
+ * Publishes the draft as the next numbered version when expectedRevision is current. The row lock
+ * orders concurrent publishes, so version numbers never repeat or skip.
+ */
+export async function publish(ctx: Ctx, id: string, expectedRevision: number): Promise<TemplateVersion> {
+  requireScope(ctx, "template:publish");
+  return withTx(async (tx) => {
+    const t = await repo.findTemplate(tx, ctx.workspaceId, id, true);
+    if (!t) throw notFound("template", id);
+    if (t.draftRevision !== expectedRevision) {
+      throw conflict(`The draft is at revision ${t.draftRevision}, not ${expectedRevision}; review it and publish again`);
+    }
+    const v = await repo.insertVersion(tx, {
+      id: newId("tv"),
+      templateId: id,
+      workspaceId: ctx.workspaceId,
+      version: await repo.nextVersion(tx, id),
+      revision: t.draftRevision,
+      name: t.name,
+      kind: t.kind,
+      content: t.draft,
+    });
+    await recordAudit(tx, ctx, "template.publish", { type: "template", id }, { versionId: v.id, version: v.version, revision: v.revision });
+    return toVersion(v, false);
+  });
+}
+
+export async function listVersions(ctx: Ctx, id: string, query: OrderedPageQuery): Promise<Page<TemplateVersion>> {
+  requireScope(ctx, "template:read");
+  await templateRow(ctx, id);
+  const rows = await repo.listVersions(db(), id, query.limit, query.order, decodeNumberCursor(query.cursor));
+  return toNumberPage(rows, query.limit, (v) => v.version, (v) => toVersion(v, false));
+}
+
+export async function getVersion(ctx: Ctx, id: string): Promise<TemplateVersion> {
+  requireScope(ctx, "template:read");
+  const v = await repo.findVersion(db(), ctx.workspaceId, id);
+  if (!v) throw notFound("template version", id);
+  return toVersion(v, true);
+}

@@ -1,0 +1,108 @@
+import { and, asc, desc, eq, gt, inArray, lt, max, sql } from "drizzle-orm";
+import type { Executor } from "../db/client";
+import { olderThan } from "../db/paging";
+import { templateRevisions, templates, templateVersions, type TemplateRow } from "../db/schema";
+import type { Cursor } from "../paging";
+
+export async function insertTemplate(ex: Executor, row: typeof templates.$inferInsert): Promise<TemplateRow> {
+  const [t] = await ex.insert(templates).values(row).returning();
+  return t!;
+}
+
+export async function findTemplate(ex: Executor, workspaceId: string, id: string, lock = false): Promise<TemplateRow | undefined> {
+  const q = ex.select().from(templates).where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, id)));
+  const [t] = lock ? await q.for("update") : await q;
+  return t;
+}
+
+export function listTemplates(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor) {
+  return ex
+    .select()
+    .from(templates)
+    .where(and(eq(templates.workspaceId, workspaceId), olderThan(templates.createdAt, templates.id, cursor)))
+    .orderBy(desc(templates.createdAt), desc(templates.id))
+    .limit(limit + 1);
+}
+
+export async function updateTemplate(ex: Executor, workspaceId: string, id: string, set: Partial<Pick<TemplateRow, "name" | "description">>) {
+  const [t] = await ex
+    .update(templates)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, id)))
+    .returning();
+  return t;
+}
+
+/**
+ * Saves a draft only if its revision is still `expected`: one conditional statement, so of two
+ * concurrent saves with the same revision exactly one matches the row.
+ */
+export async function saveDraft(ex: Executor, workspaceId: string, id: string, expected: number, draft: Record<string, unknown>) {
+  const [t] = await ex
+    .update(templates)
+    .set({ draft, draftRevision: sql`${templates.draftRevision} + 1`, updatedAt: sql`now()` })
+    .where(and(eq(templates.workspaceId, workspaceId), eq(templates.id, id), eq(templates.draftRevision, expected)))
+    .returning();
+  return t;
+}
+
+export async function deleteTemplates(ex: Executor, workspaceId: string, ids: string[]) {
+  return ex
+    .delete(templates)
+    .where(and(eq(templates.workspaceId, workspaceId), inArray(templates.id, ids)))
+    .returning({ id: templates.id, name: templates.name });
+}
+
+export async function insertRevision(ex: Executor, row: typeof templateRevisions.$inferInsert) {
+  await ex.insert(templateRevisions).values(row);
+}
+
+export function listRevisions(ex: Executor, templateId: string, limit: number, order: "asc" | "desc", after?: number) {
+  const col = templateRevisions.revision;
+  return ex
+    .select()
+    .from(templateRevisions)
+    .where(and(eq(templateRevisions.templateId, templateId), after === undefined ? undefined : order === "asc" ? gt(col, after) : lt(col, after)))
+    .orderBy(order === "asc" ? asc(col) : desc(col))
+    .limit(limit + 1);
+}
+
+export async function nextVersion(ex: Executor, templateId: string): Promise<number> {
+  const [r] = await ex.select({ v: max(templateVersions.version) }).from(templateVersions).where(eq(templateVersions.templateId, templateId));
+  return (r?.v ?? 0) + 1;
+}
+
+export async function insertVersion(ex: Executor, row: typeof templateVersions.$inferInsert) {
+  const [v] = await ex.insert(templateVersions).values(row).returning();
+  return v!;
+}
+
+export function listVersions(ex: Executor, templateId: string, limit: number, order: "asc" | "desc", after?: number) {
+  const col = templateVersions.version;
+  return ex
+    .select()
+    .from(templateVersions)
+    .where(and(eq(templateVersions.templateId, templateId), after === undefined ? undefined : order === "asc" ? gt(col, after) : lt(col, after)))
+    .orderBy(order === "asc" ? asc(col) : desc(col))
+    .limit(limit + 1);
+}
+
+export async function findVersion(ex: Executor, workspaceId: string, id: string) {
+  const [v] = await ex
+    .select()
+    .from(templateVersions)
+    .where(and(eq(templateVersions.workspaceId, workspaceId), eq(templateVersions.id, id)));
+  return v;
+}
+
+/** The newest published version among the workspace's templates of that name (Reports API). */
+export async function newestVersionByName(ex: Executor, workspaceId: string, name: string) {
+  const [v] = await ex
+    .select({ version: templateVersions })
+    .from(templateVersions)
+    .innerJoin(templates, eq(templates.id, templateVersions.templateId))
+    .where(and(eq(templates.workspaceId, workspaceId), eq(templates.name, name)))
+    .orderBy(desc(templateVersions.createdAt), desc(templateVersions.id))
+    .limit(1);
+  return v?.version;
+}
