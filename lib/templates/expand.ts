@@ -1,0 +1,498 @@
+/**
+ * Component template expansion (spec: Resources > Component template): a validated composition plus
+ * caller data becomes one complete HTML document for Chromium to print. Nothing in a composition
+ * runs, and data is only ever inserted as escaped text, so data can never produce markup,
+ * attributes or CSS. The "render" limits of spec Limits > Components are enforced here, as the
+ * expansion goes, so an oversized expansion stops early.
+ */
+import { AppError, invalidValue, limitExceeded } from "../errors";
+import type { Binding, ComponentNode, Condition, DataSource, Format, ReusableComponent, Style, Value } from "./schema";
+
+export type ExpandInput = {
+  root: ComponentNode;
+  components?: Record<string, ReusableComponent>;
+  /** Stylesheet CSS texts already resolved by the caller, applied in order after the defaults. */
+  css?: string[];
+  /** The render language: the default locale of formats, and `<html lang>`. */
+  lang: string;
+  /** Node documents: a binding in any value (text, mixed part, column value, image assetId) answers 400. */
+  literalOnly?: boolean;
+};
+
+/** The document, the components emitted and the deepest nesting reached (the root is depth 1). */
+export type Expanded = { html: string; components: number; depth: number };
+
+// spec: Limits > Components, the ones checked at render.
+const MAX_COMPONENTS = 10_000;
+const MAX_DEPTH = 100;
+const MAX_ITEMS = 500;
+const MAX_BODY_BYTES = 1_000_000;
+const MAX_MIXED_CHARS = 1_000_000;
+
+const DEFAULT_CSS =
+  "body{margin:0}" +
+  ".f-text{white-space:pre-wrap}" +
+  ".f-repeat{display:flex;flex-direction:column}" +
+  ".f-table{width:100%;border-collapse:collapse}" +
+  ".f-table th,.f-table td{padding:6px;border:1px solid #d1d5db;text-align:left}" +
+  ".f-table th{font-weight:600;background:#f3f4f6}" +
+  ".f-table thead{display:table-header-group}" +
+  ".f-table tr{break-inside:avoid;page-break-inside:avoid}";
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Text safe both as element content and inside a double- or single-quoted attribute. */
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/**
+ * Expands a composition with `data` into one HTML document. Throws AppError: BAD_REQUEST for a
+ * missing or mistyped value (details name its data path), an unknown or circular component, a
+ * binding where literalOnly forbids one; ASSET_INVALID for images; LIMIT_EXCEEDED past the render
+ * limits.
+ */
+export function expand(input: ExpandInput, data: unknown): Expanded {
+  if (input.literalOnly) refuseBindings(input);
+  const expansion = new Expansion(input, data);
+  expansion.node(input.root, data, 1);
+  const css = [DEFAULT_CSS, ...(input.css ?? []).map(keepInsideStyle)].join("\n");
+  const html =
+    `<!doctype html><html lang="${escapeHtml(input.lang)}"><head><meta charset="utf-8"><style>${css}</style></head>` +
+    `<body>${expansion.body()}</body></html>`;
+  return { html, components: expansion.components, depth: expansion.depth };
+}
+
+/**
+ * why: `</style` is the only thing that ends a style element; written as `<\/style` it means the
+ * same inside a CSS string and nothing elsewhere, so a stylesheet cannot start markup.
+ */
+function keepInsideStyle(css: string): string {
+  return css.replace(/<\/(style)/gi, "<\\/$1");
+}
+
+type Styled = { style?: Style; className?: string };
+
+/** One expansion: the output so far, the counters the limits need, the reusable components in use. */
+class Expansion {
+  components = 0;
+  depth = 0;
+  private readonly out: string[] = [];
+  private bytes = 0;
+  /** Reusable component ids on the expansion stack, outermost first. */
+  private readonly using: string[] = [];
+  private literalAssets?: Set<string>;
+
+  constructor(
+    private readonly input: ExpandInput,
+    private readonly data: unknown,
+  ) {}
+
+  body(): string {
+    return this.out.join("");
+  }
+
+  /** Expands one component read with `scope` as its current data; `depth` counts from the root (1). */
+  node(n: ComponentNode, scope: unknown, depth: number): void {
+    // spec: a hidden component is not expanded at all, so missing data inside it never fails.
+    if (n.visibleWhen && !isVisible(n.visibleWhen, this.base(n.visibleWhen, scope))) return;
+    if (depth > MAX_DEPTH) throw limitExceeded(`Components nest deeper than ${MAX_DEPTH} levels after expansion`);
+    if (++this.components > MAX_COMPONENTS) throw limitExceeded(`More than ${MAX_COMPONENTS.toLocaleString("en-US")} components after expansion`);
+    if (depth > this.depth) this.depth = depth;
+    switch (n.type) {
+      case "container":
+        this.open("div", n);
+        for (const child of n.children) this.node(child, scope, depth + 1);
+        this.emit("</div>");
+        return;
+      case "text":
+        this.open("div", n, "f-text");
+        this.emit(escapeHtml(this.value(n.text, scope)));
+        this.emit("</div>");
+        return;
+      case "image":
+        return this.image(n.assetId, scope);
+      case "repeat": {
+        const items = this.items(n.source, scope);
+        this.open("div", n, "f-repeat");
+        if (items.length === 0) for (const child of n.empty ?? []) this.node(child, scope, depth + 1);
+        for (const item of items) {
+          this.emit("<div>");
+          for (const child of n.children) this.node(child, item, depth + 1);
+          this.emit("</div>");
+        }
+        this.emit("</div>");
+        return;
+      }
+      case "table":
+        return this.table(n, scope);
+      case "component":
+        return this.component(n, scope, depth);
+    }
+  }
+
+  private component(n: Extract<ComponentNode, { type: "component" }>, scope: unknown, depth: number) {
+    const id = n.componentId;
+    const components = this.input.components ?? {};
+    const reusable = Object.hasOwn(components, id) ? components[id] : undefined;
+    if (!reusable) throw new AppError("BAD_REQUEST", `Unknown component ${id}: the composition has no reusable component with that key`);
+    const at = this.using.indexOf(id);
+    if (at >= 0) throw new AppError("BAD_REQUEST", `Component ${id} uses itself: ${[...this.using.slice(at), id].join(" -> ")}`);
+    let inner = scope;
+    if (n.data) {
+      inner = resolvePath(this.base(n.data, scope), n.data.path);
+      if (inner === undefined || inner === null) {
+        const path = n.data.path.join(".");
+        const message = `component ${id} reads its data from here, but the value is ${inner === null ? "null" : "missing"}`;
+        throw new AppError("BAD_REQUEST", `No data at ${path} for component ${id}`, { details: [{ path, message }] });
+      }
+    }
+    // why: the component node is a box of its own (its style and className apply to it); the
+    // reusable root sits one level below, so its whole depth adds to the caller's.
+    this.open("div", n);
+    this.using.push(id);
+    this.node(reusable.root, inner, depth + 1);
+    this.using.pop();
+    this.emit("</div>");
+  }
+
+  private table(n: Extract<ComponentNode, { type: "table" }>, scope: unknown) {
+    const rows = this.items(n.source, scope);
+    // Cell styles are the same on every row: build them once. Concatenated declarations keep
+    // CSS's own "later wins" rule, shorthands included (spec: cellStyle first, headerStyle last).
+    const cellCss = n.cellStyle ? toCss(n.cellStyle) : "";
+    const columns = n.columns.map((c) => {
+      const td = joinCss(cellCss, c.style ? toCss(c.style) : "");
+      return { column: c, td: styleAttribute(td), th: styleAttribute(joinCss(td, n.headerStyle ? toCss(n.headerStyle) : "")) };
+    });
+    this.open("table", n, "f-table");
+    if (n.columns.some((c) => c.width !== undefined)) {
+      this.emit(`<colgroup>${n.columns.map((c) => (c.width === undefined ? "<col>" : `<col style="width:${c.width}px">`)).join("")}</colgroup>`);
+    }
+    if (n.showHeader !== false) {
+      this.emit(`<thead><tr>${columns.map((c) => `<th${c.th}>${escapeHtml(c.column.header)}</th>`).join("")}</tr></thead>`);
+    }
+    this.emit("<tbody>");
+    if (rows.length === 0 && n.emptyText !== undefined) {
+      this.emit(`<tr><td colspan="${columns.length}"${styleAttribute(cellCss)}>${escapeHtml(n.emptyText)}</td></tr>`);
+    }
+    for (const row of rows) {
+      const cells = ["<tr>"];
+      for (const c of columns) cells.push(`<td${c.td}>`, escapeHtml(this.value(c.column.value, row)), "</td>");
+      cells.push("</tr>");
+      this.emit(cells.join(""));
+    }
+    this.emit("</tbody></table>");
+  }
+
+  /** Images wait for assets (not in Folio yet): any visible image is refused, naming its asset. */
+  private image(assetId: string | Binding, scope: unknown): never {
+    let id = assetId;
+    if (typeof id !== "string") {
+      const path = id.path.join(".");
+      id = this.binding(id, scope);
+      // spec: a binding can only select an image the template also names literally elsewhere.
+      if (!this.namedAssets().has(id)) {
+        const message = `selects image ${quote(id)}, which no image component of the template names literally`;
+        throw new AppError("ASSET_INVALID", `The image binding at ${path} ${message}`, { details: [{ path, message }] });
+      }
+    }
+    throw new AppError("ASSET_INVALID", `Image ${id} cannot be shown: image assets are not available yet`);
+  }
+
+  private namedAssets(): Set<string> {
+    if (!this.literalAssets) {
+      const ids = new Set<string>();
+      forEachComponent(this.input, (n) => {
+        if (n.type === "image" && typeof n.assetId === "string") ids.add(n.assetId);
+      });
+      this.literalAssets = ids;
+    }
+    return this.literalAssets;
+  }
+
+  /** The items of a repeat or table source: missing or null is empty, anything else not an array fails. */
+  private items(source: DataSource, scope: unknown): readonly unknown[] {
+    const value = resolvePath(this.base(source, scope), source.path);
+    const path = source.path.join(".");
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value)) {
+      const message = `is ${describe(value)}, not an array`;
+      throw new AppError("BAD_REQUEST", `The source at ${path} ${message}`, { details: [{ path, message }] });
+    }
+    if (value.length > MAX_ITEMS) {
+      const message = `has ${value.length} items; a repeat or table takes at most ${MAX_ITEMS}`;
+      throw limitExceeded(`The source at ${path} ${message}`, { details: [{ path, message }] });
+    }
+    return value;
+  }
+
+  private value(v: Value, scope: unknown): string {
+    if (typeof v !== "object") return String(v);
+    if (!("parts" in v)) return this.binding(v, scope);
+    let text = "";
+    for (const part of v.parts) {
+      text += typeof part === "object" ? this.binding(part, scope) : String(part);
+      if (text.length > MAX_MIXED_CHARS) throw limitExceeded(`Mixed text longer than ${MAX_MIXED_CHARS.toLocaleString("en-US")} characters`);
+    }
+    return text;
+  }
+
+  private binding(b: Binding, scope: unknown): string {
+    const v = resolvePath(this.base(b, scope), b.path);
+    let text: string;
+    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
+      text = formatValue(v, b.format, this.input.lang, b.path.join("."));
+    } else if (b.fallback !== undefined) {
+      text = String(b.fallback); // spec: shown as written, without format
+    } else {
+      const path = b.path.join(".");
+      if (v === undefined) throw new AppError("BAD_REQUEST", `Missing value at ${path} (no fallback)`, { details: [{ path, message: "missing (no fallback)" }] });
+      throw badValue(path, `is ${describe(v)}, not a string, number or boolean (no fallback)`);
+    }
+    return (b.prefix ?? "") + text + (b.suffix ?? "");
+  }
+
+  /** Where a binding, condition or data source starts reading: the whole data or the current scope. */
+  private base(ref: { scope?: "current" | "root" }, scope: unknown): unknown {
+    return ref.scope === "root" ? this.data : scope;
+  }
+
+  private open(tag: string, n: Styled, ownClass?: string) {
+    const classes = ownClass && n.className ? `${ownClass} ${n.className}` : ownClass || n.className;
+    const cls = classes ? ` class="${escapeHtml(classes)}"` : "";
+    this.emit(`<${tag}${cls}${n.style ? styleAttribute(toCss(n.style)) : ""}>`);
+  }
+
+  private emit(s: string) {
+    this.bytes += Buffer.byteLength(s);
+    if (this.bytes > MAX_BODY_BYTES) throw limitExceeded(`The expanded document is larger than ${MAX_BODY_BYTES.toLocaleString("en-US")} bytes`);
+    this.out.push(s);
+  }
+}
+
+/**
+ * Reads `path` below `base`: each segment an own property, array items only by a decimal index.
+ * Inherited properties (toString, an array's methods) are never read. Missing gives undefined.
+ */
+function resolvePath(base: unknown, path: readonly string[]): unknown {
+  let v = base;
+  for (const segment of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    if (Array.isArray(v) && !/^(?:0|[1-9][0-9]*)$/.test(segment)) return undefined;
+    if (!Object.hasOwn(v, segment)) return undefined;
+    v = (v as Record<string, unknown>)[segment];
+  }
+  return v;
+}
+
+/** spec: Conditions. A missing path is a value like any other here: it never fails. */
+function isVisible(c: Condition, base: unknown): boolean {
+  const v = resolvePath(base, c.path);
+  const present = v !== undefined && v !== null;
+  const truthy = present && v !== false && v !== 0 && v !== "";
+  // equals: same type and content; objects and arrays are never equal to a plain value.
+  const equal = c.value !== undefined && typeof v === typeof c.value && v === c.value;
+  switch (c.operator) {
+    case "truthy":
+      return truthy;
+    case "falsy":
+      return !truthy;
+    case "exists":
+      return present;
+    case "notExists":
+      return !present;
+    case "equals":
+      return equal;
+    case "notEquals":
+      return c.value !== undefined && !equal; // spec: without a value, both hide the component
+  }
+}
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+/** A data-derived string, shortened and quoted for an error message. */
+function quote(s: string): string {
+  return JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
+}
+
+/** 400 about one data value: "Value at customer.address.city is null, ..."; details name the path. */
+function badValue(path: string, message: string): AppError {
+  return new AppError("BAD_REQUEST", `Value at ${path} ${message}`, { details: [{ path, message }] });
+}
+
+/** Calls `visit` for every component of the composition (root and reusable), with its JSON path. */
+function forEachComponent(input: ExpandInput, visit: (n: ComponentNode, at: string) => void) {
+  const stack: { n: ComponentNode; at: string }[] = [{ n: input.root, at: "root" }];
+  for (const [key, r] of Object.entries(input.components ?? {})) stack.push({ n: r.root, at: `components.${key}.root` });
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { n, at } = item;
+    visit(n, at);
+    if (n.type === "container" || n.type === "repeat") n.children.forEach((c, i) => stack.push({ n: c, at: `${at}.children.${i}` }));
+    if (n.type === "repeat") n.empty?.forEach((c, i) => stack.push({ n: c, at: `${at}.empty.${i}` }));
+  }
+}
+
+/**
+ * decisions.md: a node document takes only literal values; a binding anywhere answers 400, also in
+ * components that would be hidden or never used. Paths are those of the render request body.
+ */
+function refuseBindings(input: ExpandInput) {
+  const refuse = (at: string) => invalidValue(`nodeDocument.${at}`, "a node document takes only literal values, not bindings");
+  const check = (v: Value, at: string) => {
+    if (typeof v !== "object") return;
+    if (!("parts" in v)) throw refuse(at);
+    v.parts.forEach((p, i) => {
+      if (typeof p === "object") throw refuse(`${at}.parts.${i}`);
+    });
+  };
+  forEachComponent(input, (n, at) => {
+    if (n.type === "text") check(n.text, `${at}.text`);
+    if (n.type === "table") n.columns.forEach((c, i) => check(c.value, `${at}.columns.${i}.value`));
+    if (n.type === "image" && typeof n.assetId !== "string") throw refuse(`${at}.assetId`);
+  });
+}
+
+// --- CSS ---------------------------------------------------------------------------------------
+
+/** Properties whose numbers are not lengths (as React's list, camelCase without vendor prefix). */
+const UNITLESS = new Set([
+  "animationIterationCount", "aspectRatio", "borderImageOutset", "borderImageSlice", "borderImageWidth",
+  "columnCount", "columns", "fillOpacity", "flex", "flexGrow", "flexShrink", "floodOpacity", "fontWeight",
+  "gridArea", "gridColumn", "gridColumnEnd", "gridColumnStart", "gridRow", "gridRowEnd", "gridRowStart",
+  "lineClamp", "lineHeight", "opacity", "order", "orphans", "scale", "stopOpacity", "strokeDasharray",
+  "strokeDashoffset", "strokeMiterlimit", "strokeOpacity", "strokeWidth", "tabSize", "widows", "zIndex", "zoom",
+]);
+
+/** camelCase to the CSS name: fontSize -> font-size, WebkitLineClamp -> -webkit-line-clamp, msX -> -ms-x. */
+function cssName(property: string): string {
+  if (property.startsWith("--")) return property;
+  const name = property.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  return name.startsWith("ms-") ? `-${name}` : name;
+}
+
+/** The property without its vendor prefix, for the unitless lookup: WebkitLineClamp -> lineClamp. */
+function unprefixed(property: string): string {
+  const m = /^(?:Webkit|Moz|ms|O)([A-Z].*)$/.exec(property);
+  return m?.[1] ? m[1].charAt(0).toLowerCase() + m[1].slice(1) : property;
+}
+
+/**
+ * A style object as CSS declarations: "font-size:12px;color:red". Numbers are CSS pixels except on
+ * unitless properties and custom properties (which take a number as written). The values were
+ * checked by the schema (no `;`, braces, `<`, comments); escape the result for an attribute.
+ */
+export function toCss(style: Style): string {
+  const declarations: string[] = [];
+  for (const [property, value] of Object.entries(style)) {
+    const px = typeof value === "number" && !property.startsWith("--") && !UNITLESS.has(unprefixed(property));
+    declarations.push(`${cssName(property)}:${value}${px ? "px" : ""}`);
+  }
+  return declarations.join(";");
+}
+
+function joinCss(a: string, b: string): string {
+  return a && b ? `${a};${b}` : a || b;
+}
+
+function styleAttribute(css: string): string {
+  return css ? ` style="${escapeHtml(css)}"` : "";
+}
+
+// --- Formats -----------------------------------------------------------------------------------
+
+/**
+ * Intl formatters are costly to build and cheap to reuse: keep the recent ones per locale and
+ * options. Bounded, because locales and options come from templates.
+ */
+const MAX_FORMATTERS = 200;
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function remember<T>(cache: Map<string, T>, key: string, make: () => T, path: string): T {
+  let f = cache.get(key);
+  if (f) return f;
+  try {
+    f = make();
+  } catch (e) {
+    // The schema checks locale, currency and time zone; the render language comes from the caller.
+    throw badValue(path, `cannot be formatted: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (cache.size >= MAX_FORMATTERS) cache.delete(cache.keys().next().value as string);
+  cache.set(key, f);
+  return f;
+}
+
+/**
+ * Formats a binding's value as text (spec: Values and bindings > Format fields). Without a format:
+ * String(value). number, currency and percent need a JSON number; date takes an ISO date, an ISO
+ * timestamp with a zone, or milliseconds since 1970. `path` names the value in errors (400).
+ */
+export function formatValue(value: string | number | boolean, format: Format | undefined, lang: string, path: string): string {
+  if (!format) return String(value);
+  const locale = format.locale ?? lang;
+  if (format.type === "date") {
+    const { time, dateOnly } = toTime(value, path);
+    // why: an ISO date is a calendar day, not an instant: shown in UTC it stays that day in every zone.
+    const timeZone = dateOnly ? "UTC" : (format.timeZone ?? "UTC");
+    const dateStyle = format.dateStyle ?? "medium";
+    const f = remember(dateFormats, `${locale}|${dateStyle}|${timeZone}`, () => new Intl.DateTimeFormat(locale, { dateStyle, timeZone }), path);
+    return f.format(time);
+  }
+  if (typeof value !== "number") {
+    const hint = typeof value === "string" ? " (a numeric string is not a number)" : "";
+    throw badValue(path, `is a ${typeof value}, but format ${format.type} needs a JSON number${hint}`);
+  }
+  const { type, currency, minimumFractionDigits, maximumFractionDigits } = format;
+  const key = `${locale}|${type}|${currency ?? ""}|${minimumFractionDigits ?? ""}|${maximumFractionDigits ?? ""}`;
+  const f = remember(
+    numberFormats,
+    key,
+    () => new Intl.NumberFormat(locale, { style: type === "number" ? "decimal" : type, currency, minimumFractionDigits, maximumFractionDigits }),
+    path,
+  );
+  return f.format(value);
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))?$/i;
+/** The range of a JavaScript Date, in milliseconds either side of 1970. */
+const MAX_TIME = 8.64e15;
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isCalendarDate(year: number, month: number, day: number): boolean {
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
+/** The instant a date value names; `dateOnly` for a plain ISO date. */
+function toTime(value: string | number | boolean, path: string): { time: number; dateOnly: boolean } {
+  if (typeof value === "number") {
+    if (!Number.isFinite(value) || Math.abs(value) > MAX_TIME) throw badValue(path, `is out of the range of dates: ${value}`);
+    return { time: value, dateOnly: false };
+  }
+  if (typeof value !== "string") {
+    throw badValue(path, "is a boolean, but format date needs an ISO date, an ISO timestamp with a zone, or milliseconds since 1970");
+  }
+  const date = ISO_DATE.exec(value);
+  if (date) {
+    if (!isCalendarDate(Number(date[1]), Number(date[2]), Number(date[3]))) throw badValue(path, `is not a calendar date: ${quote(value)}`);
+    return { time: Date.parse(value), dateOnly: true };
+  }
+  const ts = ISO_TIMESTAMP.exec(value);
+  if (!ts) throw badValue(path, `is not an ISO date (YYYY-MM-DD), an ISO timestamp with a zone, or milliseconds since 1970: ${quote(value)}`);
+  const [, year, month, day, hour, minute, second = "0", zone, offsetHour = "0", offsetMinute = "0"] = ts;
+  if (!zone) throw badValue(path, `is a timestamp without a time zone (add Z or an offset such as +01:00): ${quote(value)}`);
+  const valid =
+    isCalendarDate(Number(year), Number(month), Number(day)) &&
+    Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHour) <= 23 && Number(offsetMinute) <= 59;
+  const time = Date.parse(value);
+  if (!valid || Number.isNaN(time)) throw badValue(path, `is not a valid timestamp: ${quote(value)}`);
+  return { time, dateOnly: false };
+}

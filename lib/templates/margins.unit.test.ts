@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../errors";
+import { renderMarginTemplate } from "./margins";
+
+const header = (source: string, data: unknown = {}) => renderMarginTemplate(source, data, "header");
+
+function thrown(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(AppError);
+    return e as AppError;
+  }
+  throw new Error("expected an AppError, nothing was thrown");
+}
+
+describe("renderMarginTemplate", () => {
+  it("renders data, escaping values in {{x}} and leaving {{{x}}} to the author", () => {
+    const data = { name: '<script>alert(1)</script>"&\'', html: "<b>bold</b>" };
+    expect(header("<div>{{name}}</div>{{{html}}}", data)).toBe("<div>&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#x27;</div><b>bold</b>");
+  });
+
+  it("keeps {{pageNumber}} and {{totalPages}} as literals for the renderer, shadowing data of those names", () => {
+    expect(header("Page {{pageNumber}} of {{totalPages}}", { pageNumber: 7, totalPages: "<x>" })).toBe("Page {{pageNumber}} of {{totalPages}}");
+    // Inside blocks too, whatever the block's context.
+    expect(header("{{#each items}}{{this}} {{pageNumber}}/{{totalPages}};{{/each}}", { items: ["a", "b"] })).toBe("a {{pageNumber}}/{{totalPages}};b {{pageNumber}}/{{totalPages}};");
+    expect(header("{{#with customer}}{{name}} p{{pageNumber}}{{/with}}", { customer: { name: "Acme", pageNumber: 9 } })).toBe("Acme p{{pageNumber}}");
+  });
+
+  it.each([
+    ["{{#if a}}yes{{else}}no{{/if}}", { a: 1 }, "yes"],
+    ["{{#if a}}yes{{else}}no{{/if}}", { a: 0 }, "no"],
+    ["{{#unless a}}none{{/unless}}", {}, "none"],
+    ["{{#each list}}[{{@index}}:{{this}}]{{/each}}", { list: ["a", "b"] }, "[0:a][1:b]"],
+    ["{{#each map}}{{@key}}={{this}};{{/each}}", { map: { x: 1, y: 2 } }, "x=1;y=2;"],
+    ["{{#each list}}x{{else}}empty{{/each}}", { list: [] }, "empty"],
+    ["{{#with company}}{{name}}, {{city}}{{/with}}", { company: { name: "Acme", city: "Bern" } }, "Acme, Bern"],
+    ["{{lookup list 1}}", { list: ["a", "b"] }, "b"],
+    ["{{#list}}<{{.}}>{{/list}}", { list: [1, 2] }, "<1><2>"],
+    ["{{missing}}|{{deep.missing.path}}", {}, "|"],
+    ["{{a.b}}", { a: { b: "c" } }, "c"],
+  ])("runs the built-in helpers: %s", (source, data, expected) => {
+    expect(header(source, data)).toBe(expected);
+  });
+
+  it.each([null, [1, 2], "text", 5])("renders with data that is not an object (%j)", (data) => {
+    expect(header("{{length}}{{pageNumber}}", data)).toBe("{{pageNumber}}");
+  });
+
+  it.each([
+    "{{constructor}}",
+    "{{constructor.name}}",
+    "{{__proto__}}",
+    "{{lookup this 'constructor'}}",
+    "{{#with constructor}}{{name}}{{/with}}",
+    "{{toString}}",
+    "{{obj.hasOwnProperty}}",
+  ])("denies prototype access: %s", (source) => {
+    expect(header(source, { obj: {} })).toBe("");
+  });
+
+  describe("refuses with 400 naming composition.header or composition.footer", () => {
+    it.each([
+      ["an unknown helper", "{{format date}}", "unknown helper format"],
+      ["log", "{{log 'x'}}", "unknown helper log"],
+      ["helperMissing", "{{helperMissing 'x'}}", "unknown helper helperMissing"],
+      ["blockHelperMissing", "{{blockHelperMissing 'x'}}", "unknown helper blockHelperMissing"],
+      ["a partial", "{{> footer}}", "partials are not available"],
+      ["a dynamic partial", "{{> (lookup . 'name')}}", "partials are not available"],
+      ["a partial block", "{{#> layout}}x{{/layout}}", "partials are not available"],
+      ["an inline partial", '{{#*inline "x"}}y{{/inline}}', "inline partials are not available"],
+      ["a syntax error", "{{#if a}}", "Parse error"],
+      ["a mismatched block", "{{#if a}}{{/each}}", "if doesn't match each"],
+      ["a helper without its argument", "{{#if}}{{/if}}", ""],
+      ["lookup without arguments", "{{lookup}}", ""],
+    ])("%s", (_, source, message) => {
+      for (const where of ["header", "footer"] as const) {
+        const e = thrown(() => renderMarginTemplate(source, {}, where));
+        expect(e.code).toBe("BAD_REQUEST");
+        expect(e.status).toBe(400);
+        expect(e.message.startsWith(`composition.${where}: `)).toBe(true);
+        expect(e.message).toContain(message);
+        expect(e.details).toEqual([{ path: `composition.${where}`, message: e.message.slice(`composition.${where}: `.length) }]);
+      }
+    });
+  });
+
+  describe("limits", () => {
+    const items = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+    it("allows 10,000 each iterations in one render and refuses 10,001", () => {
+      expect(header("{{#each a}}.{{/each}}", { a: items(10_000) })).toHaveLength(10_000);
+      const e = thrown(() => header("{{#each a}}.{{/each}}", { a: items(10_001) }));
+      expect(e.code).toBe("LIMIT_EXCEEDED");
+      expect(e.message).toBe("composition.header: more than 10,000 each iterations");
+    });
+
+    it("counts nested loops and mustache sections together", () => {
+      // 100 outer + 100 x 100 inner iterations
+      const nested = thrown(() => header("{{#each a}}{{#each @root.a}}.{{/each}}{{/each}}", { a: items(100) }));
+      expect(nested.code).toBe("LIMIT_EXCEEDED");
+      expect(header("{{#each a}}{{#each @root.a}}.{{/each}}{{/each}}", { a: items(99) })).toHaveLength(99 * 99);
+      expect(thrown(() => header("{{#a}}.{{/a}}", { a: items(10_001) })).code).toBe("LIMIT_EXCEEDED");
+    });
+
+    it("starts counting afresh for every render", () => {
+      for (let i = 0; i < 3; i++) expect(header("{{#each a}}.{{/each}}", { a: items(6000) })).toHaveLength(6000);
+    });
+
+    it("refuses output over 1,000,000 characters, inside a loop or outside", () => {
+      expect(header("{{x}}", { x: "y".repeat(1_000_000) })).toHaveLength(1_000_000);
+      for (const [source, data] of [
+        ["{{x}}{{x}}", { x: "y".repeat(600_000) }],
+        ["{{#each a}}{{@root.x}}{{/each}}", { a: items(10), x: "y".repeat(200_000) }],
+      ] as const) {
+        const e = thrown(() => renderMarginTemplate(source, data, "footer"));
+        expect(e.code).toBe("LIMIT_EXCEEDED");
+        expect(e.message).toBe("composition.footer: longer than 1,000,000 characters");
+      }
+    });
+  });
+});
