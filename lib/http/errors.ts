@@ -11,11 +11,36 @@ export function joinPath(path: readonly PropertyKey[]): string {
   return path.map(String).join(".");
 }
 
+type Issue = ZodError["issues"][number];
+
+/** An issue saying the value has the wrong shape for a union branch altogether (not a wrong field inside it). */
+const isShapeMismatch = (i: Issue) =>
+  i.path.length === 0 && (i.code === "invalid_type" || i.code === "unrecognized_keys" || i.code === "invalid_union");
+
+/**
+ * A union that matched no branch reports every branch's issues. The caller meant the branch its
+ * value has the shape of (a binding, not a string), so name that branch's issues: the branch with
+ * fewest shape mismatches, then the one that got deepest into the value.
+ */
+function flattenIssues(issues: readonly Issue[], prefix: readonly PropertyKey[]): { path: PropertyKey[]; issue: Issue }[] {
+  return issues.flatMap((issue) => {
+    const at = [...prefix, ...issue.path];
+    if (issue.code !== "invalid_union" || !issue.errors.length) return [{ path: at, issue }];
+    const score = (branch: Issue[]) => [branch.filter(isShapeMismatch).length, -Math.max(0, ...branch.map((i) => i.path.length))] as const;
+    let best = issue.errors[0]!;
+    for (const branch of issue.errors.slice(1)) {
+      const [m, d] = score(branch);
+      const [bm, bd] = score(best);
+      if (m < bm || (m === bm && d < bd)) best = branch;
+    }
+    return flattenIssues(best, at);
+  });
+}
+
 /** A ZodError as BAD_REQUEST naming every bad value. Unknown fields are named one by one. */
 export function fromZodError(err: ZodError, prefix: readonly PropertyKey[] = []): AppError {
   const details: ErrorDetail[] = [];
-  for (const issue of err.issues) {
-    const at = [...prefix, ...issue.path];
+  for (const { path: at, issue } of flattenIssues(err.issues, prefix)) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) details.push({ path: joinPath([...at, key]), message: "is not a known field" });
     } else {
