@@ -48,3 +48,45 @@ export function reportHtml(seed = 1): string {
   <table><thead><tr><th>#</th><th>Description</th><th class="num">Qty</th><th class="num">Price</th><th class="num">Amount</th></tr></thead>
   <tbody>${r.html}</tbody></table></body></html>`;
 }
+
+/** A component template with a 500-row line-item table (issue: expansion within 1.3x of plain HTML). */
+export function tableTemplateContent() {
+  const money = (path: string) => ({ path: [path], format: { type: "currency", currency: "EUR" } });
+  return {
+    settings: { locale: "de-CH", margins: { topMm: 15, bottomMm: 15 } },
+    composition: {
+      root: {
+        type: "container",
+        style: { fontFamily: "DejaVu Sans, sans-serif", fontSize: 12 },
+        children: [
+          { type: "text", text: { parts: ["Invoice ", { path: ["number"] }] }, style: { fontSize: 24, fontWeight: 600 } },
+          { type: "text", text: { path: ["customer", "name"] } },
+          {
+            type: "table",
+            source: { path: ["items"] },
+            columns: [
+              { id: "pos", header: "#", value: { path: ["pos"] }, width: 40 },
+              { id: "desc", header: "Description", value: { path: ["description"] } },
+              { id: "qty", header: "Qty", value: { path: ["qty"], format: { type: "number" } }, width: 60, style: { textAlign: "right" } },
+              { id: "price", header: "Price", value: money("price"), width: 100, style: { textAlign: "right" } },
+              { id: "total", header: "Total", value: money("total"), width: 110, style: { textAlign: "right" } },
+            ],
+          },
+        ],
+      },
+      footer: "<div style='text-align:right'>{{customer.name}} · Page {{pageNumber}} of {{totalPages}}</div>",
+    },
+  };
+}
+
+export function tableTemplateData(n: number) {
+  return {
+    number: "2026-0042",
+    customer: { name: "Acme AG" },
+    items: Array.from({ length: n }, (_, i) => {
+      const qty = ((i * 7) % 9) + 1;
+      const price = (((i * 37) % 500) + 10) / 4;
+      return { pos: i + 1, description: `Consulting item ${i + 1}`, qty, price, total: qty * price };
+    }),
+  };
+}

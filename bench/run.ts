@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { measureCpu, treeOf, type Proc } from "./cpu";
-import { invoiceHtml, reportHtml } from "./documents";
+import { invoiceHtml, reportHtml, tableTemplateContent, tableTemplateData } from "./documents";
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
@@ -71,7 +71,9 @@ async function main() {
   const { systemCtx } = await import("../lib/auth/context");
   const { closeDb } = await import("../lib/db/client");
   const boot = await bootstrap();
-  const key = (await createKeyAsSystem(systemCtx(boot.workspace.id, "bench"), "bench", ["render:create", "render:read"], null)).secret;
+  const key = (
+    await createKeyAsSystem(systemCtx(boot.workspace.id, "bench"), "bench", ["render:create", "render:read", "template:read", "template:write", "template:publish"], null)
+  ).secret;
   await closeDb();
 
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs(), headless: true });
@@ -81,11 +83,13 @@ async function main() {
     await pages[lane]!.setContent(html, { waitUntil: "load" });
     await pages[lane]!.pdf({ format: "A4", printBackground: true, margin: { top: "10mm", right: "10mm", bottom: "10mm", left: "10mm" } });
   };
-  const e2e = (html: string) => async () => {
+  const e2e = (html: string) => renderThroughApi({ document: { html } });
+  /** POST /v1/renders with waitMs, then the download: one end-to-end render. */
+  const renderThroughApi = (source: Record<string, unknown>) => async () => {
     const res = await fetch(`${web.baseUrl}/v1/renders`, {
       method: "POST",
       headers: { "x-api-key": key, "content-type": "application/json" },
-      body: JSON.stringify({ document: { html }, waitMs: 60_000 }),
+      body: JSON.stringify({ ...source, waitMs: 60_000 }),
     });
     const r = (await res.json()) as { state: string; result?: { downloadUrl: string }; error?: unknown };
     if (res.status !== 200 || r.state !== "succeeded") throw new Error(`render did not succeed: ${res.status} ${JSON.stringify(r)}`);
@@ -131,6 +135,23 @@ async function main() {
     }
   }
 
+  // A 500-row table template against the same final document sent as caller HTML, one at a time.
+  const api = async (path: string, body: unknown) => {
+    const res = await fetch(`${web.baseUrl}${path}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const content = tableTemplateContent();
+  const data = tableTemplateData(500);
+  const template = await api("/v1/templates", { name: "Bench table", content });
+  const version = await api(`/v1/templates/${template.id as string}/versions`, { expectedRevision: 1 });
+  const { documentFromContent } = await import("../lib/templates/render");
+  const { ComponentContent } = await import("../lib/templates/schema");
+  const finalDocument = documentFromContent(ComponentContent.parse(content), data, "de-CH");
+  const n = quick ? 10 : 30;
+  const asDocument = await phase("table 500 rows, document", n + 3, () => drive(n, 1, 3, renderThroughApi({ document: finalDocument })));
+  const asTemplate = await phase("table 500 rows, template", n + 3, () => drive(n, 1, 3, renderThroughApi({ templateVersionId: version.id, data })));
+
   const f = (n: number) => n.toFixed(1).padStart(7);
   console.log("\nFolio benchmark (2 lanes of warm pages for raw; WORKER_CONCURRENCY=2 for the service)\n");
   console.log("document            c |  raw p50  raw p95  raw r/s |  e2e p50  e2e p95  e2e r/s | thr ratio  p50 +ms");
@@ -139,6 +160,9 @@ async function main() {
       `${r.doc.padEnd(19)} ${r.c} | ${f(r.raw.p50)}  ${f(r.raw.p95)}  ${f(r.raw.perSecond)} | ${f(r.e2e.p50)}  ${f(r.e2e.p95)}  ${f(r.e2e.perSecond)} |    ${(r.e2e.perSecond / r.raw.perSecond).toFixed(2)}  ${f(r.e2e.p50 - r.raw.p50)}`,
     );
   }
+  console.log(
+    `\nTable template (500 rows) e2e p50 ${asTemplate.p50.toFixed(1)} ms against the same HTML as a document ${asDocument.p50.toFixed(1)} ms: ratio ${(asTemplate.p50 / asDocument.p50).toFixed(2)} (<= 1.3)`,
+  );
   if (cpuLines.length) console.log(`\nCPU ms per render, warm-up renders included:\n${cpuLines.join("\n")}`);
   const inv2 = results.find((r) => r.doc.startsWith("invoice") && r.c === 2)!;
   const inv1 = results.find((r) => r.doc.startsWith("invoice") && r.c === 1)!;

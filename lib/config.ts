@@ -51,6 +51,8 @@ const EnvSchema = z.object({
   DESTINATION_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   // spec: Limits > Self-hosted settings that change limits
   RENDER_TIMEOUT_MS: int(1_000, 3_600_000).default(60_000),
+  /** How long the Reports API and file previews wait for their render before 504 (spec: 95 seconds). */
+  REPORTS_WAIT_MS: int(100, 3_600_000).default(95_000),
   RENDER_MAX_PAGES: int(1, 200).default(200),
   RENDER_MAX_OUTPUT_BYTES: int(1, 50 * MiB).default(50 * MiB),
   RENDER_MAX_INPUT_BYTES: int(1, 10 * MiB).default(10 * MiB),

@@ -16,3 +16,20 @@ export function fileHeaders(f: Pick<FileDownload, "contentType" | "filename" | "
 export function fileResponse(f: FileDownload): Response {
   return new Response(f.body, { status: 200, headers: fileHeaders(f) });
 }
+
+/**
+ * A file a render answered with directly (Reports API, previews). HTML output is served sandboxed:
+ * it is built from template data, and a browser opening it must not run anything in our origin.
+ */
+export function answerResponse(a: { kind: "file"; file: FileDownload; renderId: string } | { kind: "html"; html: string }): Response {
+  if (a.kind === "file") return new Response(a.file.body, { status: 200, headers: { ...fileHeaders(a.file), "x-render-id": a.renderId } });
+  return new Response(a.html, {
+    status: 200,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "content-security-policy": "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      "cache-control": "private, no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}

@@ -9,7 +9,8 @@ import { idempotent, type IdempotencyScope } from "../idempotency";
 import { decodeCursor, toPage, type Page, type PageQuery } from "../paging";
 import { waitForRenderEnd, watchRenderEnd } from "./events";
 import * as repo from "./repository";
-import type { CreateRenderInput, Render } from "./schemas";
+import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource } from "../templates/render";
+import type { CallerDocument, CreateRenderInput, Render } from "./schemas";
 
 export { CreateRenderInput, type Render } from "./schemas";
 
@@ -30,6 +31,8 @@ export function toRender(r: RenderRow): Render {
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
   };
+  if (r.templateId) out.templateId = r.templateId;
+  if (r.templateVersionId) out.templateVersionId = r.templateVersionId;
   if (r.startedAt) out.startedAt = r.startedAt.toISOString();
   if (r.finishedAt) out.finishedAt = r.finishedAt.toISOString();
   if (r.state === "succeeded") {
@@ -43,44 +46,73 @@ export function toRender(r: RenderRow): Render {
   return out;
 }
 
+/** What a render is made of: its output options and, prepared when it is created, its source. */
+export type RenderRequest = {
+  format: RenderFormat;
+  image?: { page: number; scale: number };
+  pageRanges?: string;
+  test: boolean;
+  /** Builds the document (expanding templates); runs only when the render is really created. */
+  prepare: () => Promise<PreparedSource> | PreparedSource;
+};
+
+/** The sources of POST /v1/renders: caller HTML, a published version, a draft preview, a node document. */
+export function renderRequest(ctx: Ctx, input: CreateRenderInput): RenderRequest {
+  const prepare = (): Promise<PreparedSource> | PreparedSource => {
+    if (input.templateVersionId !== undefined) return fromTemplateVersion(ctx, input.templateVersionId, input.data ?? {});
+    if (input.preview) return fromDraft(ctx, input.preview.templateId, input.preview.data ?? {}, input.preview.locale);
+    if (input.nodeDocument) return fromNodeDocument(input.nodeDocument);
+    return fromCallerDocument(input.document!);
+  };
+  return { format: input.format, image: input.image, pageRanges: input.pageRanges, test: input.test, prepare };
+}
+
+function fromCallerDocument(document: CallerDocument): PreparedSource {
+  if (document.assetIds?.length) {
+    // why: assets arrive with their own issue; until then no id can name one.
+    throw new AppError("ASSET_INVALID", `Unknown asset ${document.assetIds[0]}`, {
+      details: document.assetIds.map((id, i) => ({ path: `document.assetIds.${i}`, message: `no asset with id ${id}` })),
+    });
+  }
+  return { source: "document", document };
+}
+
 /**
- * Creates a render from caller HTML and queues it (the row is the queue entry; the workers are
- * woken when it commits), then waits up to `waitMs` for it to end, woken by NOTIFY. The wait is
- * registered before the render commits, so even an instant end is seen without another read.
- * With an Idempotency-Key, a repeat returns the first render (replayed: true) and waits again.
+ * Creates a render and queues it (the row is the queue entry; the workers are woken when it
+ * commits), then waits up to `waitMs` for it to end, woken by NOTIFY. The wait is registered
+ * before the render commits, so even an instant end is seen without another read. With an
+ * Idempotency-Key, a repeat returns the first render (replayed: true) and waits again without
+ * preparing the source a second time.
  */
 export async function createRender(
   ctx: Ctx,
-  input: CreateRenderInput,
+  request: RenderRequest,
   idempotency: Omit<IdempotencyScope, "workspaceId"> | undefined,
   waitMs: number,
 ): Promise<{ render: RenderRow; replayed: boolean }> {
   requireScope(ctx, "render:create");
-  if (input.document.assetIds?.length) {
-    // why: assets arrive with their own issue; until then no id can name one.
-    throw new AppError("ASSET_INVALID", `Unknown asset ${input.document.assetIds[0]}`, {
-      details: input.document.assetIds.map((id, i) => ({ path: `document.assetIds.${i}`, message: `no asset with id ${id}` })),
-    });
-  }
   const id = newId("rnd");
   const watch = waitMs > 0 ? await watchRenderEnd(id) : undefined;
   let created: RenderRow | undefined;
   const run = async (ex: Executor) => {
     const create = async () => {
+      const prepared = await request.prepare();
       created = await repo.insertRender(
         ex,
         {
           id,
           workspaceId: ctx.workspaceId,
-          test: input.test,
-          source: "document",
-          format: input.format,
+          test: request.test,
+          source: prepared.source,
+          format: request.format,
+          templateId: prepared.templateId,
+          templateVersionId: prepared.templateVersionId,
           options: {
-            ...(input.format !== "pdf" ? { image: { page: input.image?.page ?? 1, scale: input.image?.scale ?? 1 } } : {}),
-            ...(input.pageRanges ? { pageRanges: input.pageRanges } : {}),
+            ...(request.format !== "pdf" ? { image: { page: request.image?.page ?? 1, scale: request.image?.scale ?? 1 } } : {}),
+            ...(request.pageRanges ? { pageRanges: request.pageRanges } : {}),
           },
         },
-        { document: input.document },
+        { document: prepared.document },
       );
     };
     if (!idempotency) {

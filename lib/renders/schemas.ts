@@ -1,72 +1,9 @@
 import { z } from "zod";
 import { renderFormats } from "../db/schema";
+import { NodeDocument } from "../templates/schema";
+import { PageSettings } from "./page-settings";
 
-const mm = (max: number) => z.number().finite().min(0).max(max);
-
-/** Page settings (decisions.md: Renders). Sizes in millimetres; A4 with 10 mm margins by default. */
-export const PageSettings = z
-  .strictObject({
-    pageSize: z.strictObject({ widthMm: mm(5000).min(10), heightMm: mm(5000).min(10) }).optional(),
-    margins: z
-      .strictObject({ topMm: mm(1000), rightMm: mm(1000), bottomMm: mm(1000), leftMm: mm(1000) })
-      .partial()
-      .optional(),
-    locale: z
-      .string()
-      .min(2)
-      .max(64)
-      .refine((l) => {
-        try {
-          return Intl.getCanonicalLocales(l).length === 1;
-        } catch {
-          return false;
-        }
-      }, "is not a BCP 47 language tag")
-      .optional(),
-    title: z.string().max(1000).optional(),
-    author: z.string().max(1000).optional(),
-    subject: z.string().max(1000).optional(),
-    keywords: z.string().max(1000).optional(),
-    tagged: z.boolean().optional(),
-    outline: z.boolean().optional(),
-  })
-  .superRefine((s, ctx) => {
-    const w = s.pageSize?.widthMm ?? 210;
-    const h = s.pageSize?.heightMm ?? 297;
-    const m = { topMm: 10, rightMm: 10, bottomMm: 10, leftMm: 10, ...s.margins };
-    if (m.leftMm + m.rightMm >= w) ctx.addIssue({ code: "custom", path: ["margins"], message: "left and right margins leave no room on the page" });
-    if (m.topMm + m.bottomMm >= h) ctx.addIssue({ code: "custom", path: ["margins"], message: "top and bottom margins leave no room on the page" });
-  });
-export type PageSettings = z.infer<typeof PageSettings>;
-
-/** Resolved settings with every default applied: what the renderer uses. */
-export type ResolvedSettings = {
-  widthMm: number;
-  heightMm: number;
-  margins: { topMm: number; rightMm: number; bottomMm: number; leftMm: number };
-  locale: string;
-  title?: string;
-  author?: string;
-  subject?: string;
-  keywords?: string;
-  tagged: boolean;
-  outline: boolean;
-};
-
-export function resolveSettings(s: PageSettings | undefined): ResolvedSettings {
-  return {
-    widthMm: s?.pageSize?.widthMm ?? 210,
-    heightMm: s?.pageSize?.heightMm ?? 297,
-    margins: { topMm: 10, rightMm: 10, bottomMm: 10, leftMm: 10, ...s?.margins },
-    locale: s?.locale ?? "en-US",
-    title: s?.title,
-    author: s?.author,
-    subject: s?.subject,
-    keywords: s?.keywords,
-    tagged: s?.tagged ?? false,
-    outline: s?.outline ?? false,
-  };
-}
+export { PageSettings, resolveSettings, type ResolvedSettings } from "./page-settings";
 
 /** Caller HTML (decisions.md: Renders > document). */
 export const CallerDocument = z.strictObject({
@@ -92,9 +29,30 @@ export const PageRanges = z
     "page numbers start at 1 and each range must ascend",
   );
 
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** decisions.md: Renders > preview: the template's current draft with data; needs template:read. */
+export const PreviewSource = z.strictObject({
+  templateId: z.string().min(1).max(128),
+  data: JsonObject.optional(),
+  locale: z
+    .string()
+    .min(2)
+    .max(64)
+    .refine((l) => PageSettings.safeParse({ locale: l }).success, "is not a BCP 47 language tag")
+    .optional(),
+});
+
+/** The four sources of POST /v1/renders; exactly one is sent. */
+export const renderSourceFields = ["document", "templateVersionId", "preview", "nodeDocument"] as const;
+
 export const CreateRenderInput = z
   .strictObject({
-    document: CallerDocument,
+    document: CallerDocument.optional(),
+    templateVersionId: z.string().min(1).max(128).optional(),
+    data: JsonObject.optional(),
+    preview: PreviewSource.optional(),
+    nodeDocument: NodeDocument.optional(),
     format: z.enum(renderFormats).default("pdf"),
     image: z
       .strictObject({
@@ -107,6 +65,15 @@ export const CreateRenderInput = z
     test: z.boolean().default(false),
   })
   .superRefine((r, ctx) => {
+    const sent = renderSourceFields.filter((f) => r[f] !== undefined);
+    if (sent.length !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: sent.length ? [sent[1]!] : [],
+        message: `send exactly one of ${renderSourceFields.join(", ")}${sent.length ? ` (got ${sent.join(" and ")})` : ""}`,
+      });
+    }
+    if (r.data !== undefined && r.templateVersionId === undefined) ctx.addIssue({ code: "custom", path: ["data"], message: "goes with templateVersionId; a preview takes preview.data" });
     if (r.image && r.format === "pdf") ctx.addIssue({ code: "custom", path: ["image"], message: "applies only to png and jpeg output" });
     if (r.pageRanges && r.format !== "pdf") ctx.addIssue({ code: "custom", path: ["pageRanges"], message: "applies only to pdf output; images take image.page" });
   });
@@ -126,6 +93,8 @@ export type Render = {
   test: boolean;
   source: string;
   format: "pdf" | "png" | "jpeg";
+  templateId?: string;
+  templateVersionId?: string;
   createdAt: string;
   updatedAt: string;
   startedAt?: string;

@@ -5,7 +5,7 @@
  * the "render" limits are the expansion's (expand.ts).
  */
 import { z } from "zod";
-import { PageSettings } from "../renders/schemas";
+import { PageSettings } from "../renders/page-settings";
 
 export const LIMITS = {
   componentsAtSave: 1000,
@@ -133,13 +133,16 @@ export type Condition = z.infer<typeof Condition>;
  * resource-loading functions except data: URLs.
  */
 const unsafeCss = /[;{}<>\\]|\/\*|\*\/|@import|expression\s*\(|image-set\s*\(|(?:^|[^a-z-])src\s*\(|url\s*\(\s*(?!['"]?data:)/i;
+/** A data: URL inside url(); its `;base64,` is part of the URL, not a declaration end. */
+const dataUrl = /url\(\s*(['"]?)data:[^'"()\\<>{}\s]*\1\s*\)/gi;
+const isSafeCss = (v: string) => !unsafeCss.test(v.replace(dataUrl, "url()"));
 
 export const StyleValue = z.union([
   z.number().finite(),
   z
     .string()
     .max(LIMITS.styleValueChars)
-    .refine((v) => !unsafeCss.test(v), "must be a plain CSS value: no ;, braces, <, >, backslashes, comments, @import, or url() other than data:"),
+    .refine(isSafeCss, "must be a plain CSS value: no ;, braces, <, >, backslashes, comments, @import, or url() other than data:"),
 ]);
 
 /** CSS properties in camelCase (vendor prefixes as WebkitX, or CSS custom properties --x). Static. */

@@ -13,7 +13,7 @@ export const POST = apiRoute(
     const idem = idempotencyKey
       ? { endpoint: "POST /v1/renders", key: idempotencyKey, requestHash: requestHash("POST", "/v1/renders", what) }
       : undefined;
-    const { render: r } = await renders.createRender(ctx, body, idem, body.waitMs);
+    const { render: r } = await renders.createRender(ctx, renders.renderRequest(ctx, body), idem, body.waitMs);
     return new Reply(renders.hasEnded(r) ? 200 : 202, renders.toRender(r));
   },
 );

@@ -1,0 +1,8 @@
+import { apiRoute, MiB } from "@/lib/http";
+import { answerResponse } from "@/lib/http/file-response";
+import { previewTemplate, PreviewInput } from "@/lib/templates/reports";
+
+// spec: Limits > Request bodies: POST /v1/templates/{id}/preview takes up to 30 MiB.
+export const POST = apiRoute({ scope: "render:create", body: PreviewInput, bodyLimit: 30 * MiB }, async ({ ctx, params, body }) =>
+  answerResponse(await previewTemplate(ctx, params.id!, body)),
+);

@@ -1,0 +1,118 @@
+/**
+ * Renders that answer with the file itself: the Reports API (POST /v1/reports/render, the newest
+ * published version of a template found by name) and file previews of a draft
+ * (POST /v1/templates/{id}/preview). Both wait for their render up to REPORTS_WAIT_MS (95 s):
+ * then 504 RENDER_TIMEOUT naming the render, which goes on; a failed render answers 422.
+ */
+import { z } from "zod";
+import { requireScope, type Ctx } from "../auth/context";
+import { config } from "../config";
+import { db } from "../db/client";
+import { AppError, notFound } from "../errors";
+import { fileStore } from "../files/store";
+import { requestHash } from "../idempotency";
+import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
+import { PageSettings } from "../renders/page-settings";
+import { documentFromContent, fromDraft, type PreparedSource } from "./render";
+import * as repo from "./repository";
+import { ComponentContent } from "./schema";
+
+const Locale = z
+  .string()
+  .min(2)
+  .max(64)
+  .refine((l) => PageSettings.safeParse({ locale: l }).success, "is not a BCP 47 language tag");
+const Data = z.record(z.string(), z.unknown());
+
+export const ReportRenderInput = z.strictObject({
+  format: z.enum(["pdf", "png", "html", "xlsx"]),
+  template: z.strictObject({ name: z.string().min(1).max(120) }),
+  data: Data.optional(),
+  locale: Locale.optional(),
+});
+export type ReportRenderInput = z.infer<typeof ReportRenderInput>;
+
+export const PreviewInput = z.strictObject({
+  data: Data.optional(),
+  locale: Locale.optional(),
+  format: z.enum(["pdf", "png", "html", "xlsx"]).default("pdf"),
+});
+export type PreviewInput = z.infer<typeof PreviewInput>;
+
+export type FileAnswer = { kind: "file"; file: FileDownload; renderId: string } | { kind: "html"; html: string };
+
+/** spec: Limits > Request rates: Reports API renders and previews waiting their turn, per workspace. */
+export const MAX_WAITING = 100;
+const waiting = new Map<string, number>();
+
+function refuseXlsx(format: "pdf" | "png" | "html" | "xlsx"): "pdf" | "png" | "html" {
+  if (format === "xlsx") throw new AppError("UNSUPPORTED_FEATURE", "XLSX output needs a workbook template; component templates render pdf, png and html");
+  return format;
+}
+
+/** spec: Scopes: a PDF from the Reports API or a preview also needs render:read. */
+function requireScopes(ctx: Ctx, format: string, action: string) {
+  requireScope(ctx, "render:create", action);
+  requireScope(ctx, "template:read", action);
+  if (format === "pdf") requireScope(ctx, "render:read", `receive a PDF from ${action.replace(/^render /, "")}`);
+}
+
+/** POST /v1/reports/render: the newest published version of the template with that name. */
+export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempotencyKey: string | undefined): Promise<FileAnswer> {
+  requireScopes(ctx, input.format, "render reports");
+  const format = refuseXlsx(input.format);
+  const version = await repo.newestVersionByName(db(), ctx.workspaceId, input.template.name);
+  if (!version || version.kind !== "component") throw notFound(`published template named "${input.template.name}"`);
+  // spec: Values and bindings: the Reports API renders in the request's locale, en-US when omitted.
+  const lang = input.locale ?? "en-US";
+  const prepare = (): PreparedSource => ({
+    source: "report",
+    templateId: version.templateId,
+    templateVersionId: version.id,
+    document: documentFromContent(ComponentContent.parse(version.content), input.data ?? {}, lang),
+  });
+  if (format === "html") return { kind: "html", html: prepare().document.html };
+  const idem = idempotencyKey
+    ? { endpoint: "POST /v1/reports/render", key: idempotencyKey, requestHash: requestHash("POST", "/v1/reports/render", input) }
+    : undefined;
+  return renderAndWait(ctx, format, prepare, idem);
+}
+
+/** POST /v1/templates/{id}/preview: the current draft, as a file or as HTML. */
+export async function previewTemplate(ctx: Ctx, templateId: string, input: PreviewInput): Promise<FileAnswer> {
+  requireScopes(ctx, input.format, "preview template drafts");
+  const format = refuseXlsx(input.format);
+  const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale);
+  if (format === "html") return { kind: "html", html: prepared.document.html };
+  return renderAndWait(ctx, format, () => prepared, undefined);
+}
+
+async function renderAndWait(
+  ctx: Ctx,
+  format: "pdf" | "png",
+  prepare: () => PreparedSource,
+  idem: { endpoint: string; key: string; requestHash: string } | undefined,
+): Promise<FileAnswer> {
+  const count = waiting.get(ctx.workspaceId) ?? 0;
+  if (count >= MAX_WAITING) {
+    throw new AppError("RATE_LIMITED", `${MAX_WAITING} reports and previews of this workspace are already waiting; retry in a few seconds`);
+  }
+  waiting.set(ctx.workspaceId, count + 1);
+  try {
+    const { render } = await createRender(ctx, { format, test: false, prepare }, idem, config().REPORTS_WAIT_MS);
+    if (render.state === "queued" || render.state === "processing") {
+      throw new AppError("RENDER_TIMEOUT", `Render ${render.id} was not ready within ${Math.round(config().REPORTS_WAIT_MS / 1000)} s; it continues: fetch it with GET /v1/renders/${render.id} or repeat the request with the same Idempotency-Key`, { renderId: render.id });
+    }
+    if (render.state !== "succeeded") {
+      const why = render.error ? `${render.error.diagnostic}: ${render.error.message}` : render.state;
+      throw new AppError("RENDER_FAILED", `Render ${render.id} ${render.state === "cancelled" ? "was cancelled" : `failed (${why})`}`, { renderId: render.id });
+    }
+    const file = render.fileKey ? await fileStore().get(render.fileKey) : null;
+    if (!file) throw notFound("file for render", render.id);
+    return { kind: "file", renderId: render.id, file: { ...file, contentType: contentTypes[render.format], filename: `${render.id}.${extensions[render.format]}` } };
+  } finally {
+    const left = (waiting.get(ctx.workspaceId) ?? 1) - 1;
+    if (left > 0) waiting.set(ctx.workspaceId, left);
+    else waiting.delete(ctx.workspaceId);
+  }
+}
