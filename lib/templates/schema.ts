@@ -135,7 +135,7 @@ export type Condition = z.infer<typeof Condition>;
 const unsafeCss = /[;{}<>\\]|\/\*|\*\/|@import|expression\s*\(|image-set\s*\(|(?:^|[^a-z-])src\s*\(|url\s*\(\s*(?!['"]?data:)/i;
 /** A data: URL inside url(); its `;base64,` is part of the URL, not a declaration end. */
 const dataUrl = /url\(\s*(['"]?)data:[^'"()\\<>{}\s]*\1\s*\)/gi;
-const isSafeCss = (v: string) => !unsafeCss.test(v.replace(dataUrl, "url()"));
+const isSafeCss = (v: string) => !unsafeCss.test(v.replace(dataUrl, "url(data:)"));
 
 export const StyleValue = z.union([
   z.number().finite(),
