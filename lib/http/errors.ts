@@ -43,6 +43,9 @@ export function fromZodError(err: ZodError, prefix: readonly PropertyKey[] = [])
   for (const { path: at, issue } of flattenIssues(err.issues, prefix)) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) details.push({ path: joinPath([...at, key]), message: "is not a known field" });
+    } else if (issue.code === "invalid_key" && issue.issues[0]) {
+      // A record key that fails its own schema: zod keeps that schema's message one level down.
+      details.push({ path: joinPath(at) || undefined, message: issue.issues[0].message });
     } else {
       details.push({ path: joinPath(at) || undefined, message: issue.message });
     }

@@ -129,8 +129,8 @@ export type Condition = z.infer<typeof Condition>;
 
 /**
  * CSS values that cannot reach outside the page or break out of their declaration: no `;`, braces,
- * angle brackets, quotes that could end the attribute, backslash escapes or comments, and no
- * resource-loading functions except data: URLs.
+ * angle brackets, backslash escapes or comments, and no resource-loading functions except data:
+ * URLs. Quotes are allowed (font names need them): the style attribute is HTML-escaped.
  */
 const unsafeCss = /[;{}<>\\]|\/\*|\*\/|@import|expression\s*\(|image-set\s*\(|(?:^|[^a-z-])src\s*\(|url\s*\(\s*(?!['"]?data:)/i;
 /** A data: URL inside url(); its `;base64,` is part of the URL, not a declaration end. */
