@@ -29,10 +29,9 @@ const run = { path: "", iterations: 0 };
 const hb = Handlebars.create();
 hb.unregisterHelper("log");
 hb.unregisterDecorator("inline");
-// why: Folio's renderer turns the literals {{pageNumber}} and {{totalPages}} into Chromium's page
-// number spans after this step; as helpers they print themselves inside any block too.
-hb.registerHelper("pageNumber", () => new hb.SafeString("{{pageNumber}}"));
-hb.registerHelper("totalPages", () => new hb.SafeString("{{totalPages}}"));
+// why: Chromium fills these spans with the page number and count; as helpers they work inside any block.
+hb.registerHelper("pageNumber", () => new hb.SafeString('<span class="pageNumber"></span>'));
+hb.registerHelper("totalPages", () => new hb.SafeString('<span class="totalPages"></span>'));
 const builtinEach = hb.helpers.each!;
 // why: `each` is the only way a template multiplies its output (mustache sections over arrays call
 // it too), so it counts every iteration of the render and the output of each loop.
@@ -119,7 +118,9 @@ export function renderMarginTemplate(source: string, data: unknown, where: "head
     throw e;
   }
   if (out.length > MAX_OUTPUT_CHARS) throw tooLong(path);
-  return out;
+  // why: the renderer turns the caller-HTML placeholders {{pageNumber}} and {{totalPages}} into page
+  // numbers; a data value reading "{{totalPages}}" must stay text, so no "{{" leaves this step.
+  return out.replaceAll("{{", "{&#123;");
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

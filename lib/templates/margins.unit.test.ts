@@ -20,11 +20,18 @@ describe("renderMarginTemplate", () => {
     expect(header("<div>{{name}}</div>{{{html}}}", data)).toBe("<div>&lt;script&gt;alert(1)&lt;/script&gt;&quot;&amp;&#x27;</div><b>bold</b>");
   });
 
-  it("keeps {{pageNumber}} and {{totalPages}} as literals for the renderer, shadowing data of those names", () => {
-    expect(header("Page {{pageNumber}} of {{totalPages}}", { pageNumber: 7, totalPages: "<x>" })).toBe("Page {{pageNumber}} of {{totalPages}}");
+  const PN = '<span class="pageNumber"></span>';
+  const TP = '<span class="totalPages"></span>';
+
+  it("prints {{pageNumber}} and {{totalPages}} as Chromium's page-number spans, shadowing data of those names", () => {
+    expect(header("Page {{pageNumber}} of {{totalPages}}", { pageNumber: 7, totalPages: "<x>" })).toBe(`Page ${PN} of ${TP}`);
     // Inside blocks too, whatever the block's context.
-    expect(header("{{#each items}}{{this}} {{pageNumber}}/{{totalPages}};{{/each}}", { items: ["a", "b"] })).toBe("a {{pageNumber}}/{{totalPages}};b {{pageNumber}}/{{totalPages}};");
-    expect(header("{{#with customer}}{{name}} p{{pageNumber}}{{/with}}", { customer: { name: "Acme", pageNumber: 9 } })).toBe("Acme p{{pageNumber}}");
+    expect(header("{{#each items}}{{this}} {{pageNumber}}/{{totalPages}};{{/each}}", { items: ["a", "b"] })).toBe(`a ${PN}/${TP};b ${PN}/${TP};`);
+    expect(header("{{#with customer}}{{name}} p{{pageNumber}}{{/with}}", { customer: { name: "Acme", pageNumber: 9 } })).toBe(`Acme p${PN}`);
+  });
+
+  it("keeps a data value that reads like a placeholder as text: no {{ leaves the step", () => {
+    expect(header("Ref {{ref}}", { ref: "{{totalPages}}" })).toBe("Ref {&#123;totalPages}}");
   });
 
   it.each([
@@ -44,7 +51,7 @@ describe("renderMarginTemplate", () => {
   });
 
   it.each([null, [1, 2], "text", 5])("renders with data that is not an object (%j)", (data) => {
-    expect(header("{{length}}{{pageNumber}}", data)).toBe("{{pageNumber}}");
+    expect(header("{{length}}{{pageNumber}}", data)).toBe(PN);
   });
 
   it.each([
