@@ -267,3 +267,40 @@ describe("POST /v1/reports/render past its wait (REPORTS_WAIT_MS=1000, one worke
     expect(await getRender(t, e.renderId!)).toMatchObject({ source: "report", state: "failed", error: { code: "LIMIT_EXCEEDED", diagnostic: "max_pages" } });
   });
 });
+
+describe("POST /v1/reports/render while 100 of the workspace's reports wait", () => {
+  let env2: Environment | undefined;
+  afterAll(async () => {
+    await env2?.stop();
+  });
+
+  it("answers 429 RATE_LIMITED without Retry-After to the ones past 100", async () => {
+    env2 = await startEnvironment({ REPORTS_WAIT_MS: "30000", WORKER_CONCURRENCY: "1" });
+    const cookie = await signIn(OWNER.email, OWNER.password, env2.baseUrl);
+    const scopes = ["render:create", "render:read", "template:read", "template:write", "template:publish"];
+    const keyRes = await api("/v1/api-keys", { baseUrl: env2.baseUrl, cookie, body: { name: "reports", scopes } });
+    expect(keyRes.status, keyRes.text).toBe(201);
+    const t = { key: keyRes.body.secret as string, baseUrl: env2.baseUrl };
+    await publishTemplate(t, "Queued", content("Queued"));
+    // The only worker is busy, so every report's render waits in the queue.
+    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: { html: slowHtml(20_000) } } });
+    await waitForState(t.key, busy.body.id, ["processing"], { baseUrl: t.baseUrl });
+
+    const body = { format: "pdf", template: { name: "Queued" }, data: { customer: "Acme" } };
+    const answered: { status: number; retryAfter: string | null; code?: string }[] = [];
+    const calls = Array.from({ length: 105 }, () =>
+      report(t, body)
+        .then((r) => answered.push({ status: r.status, retryAfter: r.headers.get("retry-after"), code: r.body?.error?.code }))
+        .catch(() => {}), // the waiting ones end when the environment stops
+    );
+    // The refused answer at once; the 100 others keep waiting for their renders.
+    await expect.poll(() => answered.length, { timeout: 15_000 }).toBe(5);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(answered).toEqual(Array.from({ length: 5 }, () => ({ status: 429, retryAfter: null, code: "RATE_LIMITED" })));
+    // The busy render and the 100 waiting reports: a full page of 100 and one more.
+    const first = await api("/v1/renders?limit=100", { key: t.key, baseUrl: t.baseUrl });
+    const rest = await api(`/v1/renders?limit=100&cursor=${first.body.nextCursor as string}`, { key: t.key, baseUrl: t.baseUrl });
+    expect((first.body.items as unknown[]).length + (rest.body.items as unknown[]).length).toBe(101);
+    void Promise.all(calls);
+  }, 60_000);
+});
