@@ -69,7 +69,8 @@ export const CreateRenderInput = z
     if (sent.length !== 1) {
       ctx.addIssue({
         code: "custom",
-        path: sent.length ? [sent[1]!] : [],
+        // Nothing sent: name document, the source most requests carry.
+        path: sent.length ? [sent[1]!] : ["document"],
         message: `send exactly one of ${renderSourceFields.join(", ")}${sent.length ? ` (got ${sent.join(" and ")})` : ""}`,
       });
     }
