@@ -24,6 +24,9 @@ export type Environment = {
 
 let counter = 0;
 
+/** The owner every environment bootstraps; tests sign in as it to make keys with other scopes. */
+export const ENVIRONMENT_OWNER = { email: "owner@env.folio.test", password: "env-owner-password" } as const;
+
 /**
  * A whole Folio of its own: a new database on the test cluster, a web server and a worker, with
  * the given settings (a low render time limit, the S3 file store, ...). Its workers never take
@@ -36,7 +39,7 @@ export async function startEnvironment(overrides: Record<string, string> = {}): 
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
   await runMigrations(databaseUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-env-"));
-  const owner = { email: "owner@env.folio.test", password: "env-owner-password" };
+  const owner = ENVIRONMENT_OWNER;
   const env: Record<string, string> = {
     ...inject("serverEnv"),
     DATABASE_URL: databaseUrl,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startEnvironment, type Environment } from "@/lib/testing/environment";
+import { ENVIRONMENT_OWNER, startEnvironment, type Environment } from "@/lib/testing/environment";
 import { createTestWorkspace, signIn } from "@/lib/testing/factories";
 import { api, expectError, type ApiResponse } from "@/lib/testing/http";
 import { imageSize, pdfText } from "@/lib/testing/pdf";
@@ -197,7 +197,7 @@ describe("POST /v1/reports/render", () => {
 
 // --- a 1 s wait, one worker, at most one page ---------------------------------------------------
 
-const OWNER = { email: "owner@env.folio.test", password: "env-owner-password" }; // the owner startEnvironment creates
+const OWNER = ENVIRONMENT_OWNER;
 let envReady: Promise<{ env: Environment; t: Target }>;
 
 beforeAll(() => {
