@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import { thrown } from "../testing/app-error";
 import { expand, formatValue, toCss, type ExpandInput } from "./expand";
 import { Component, Composition, Format, NodeDocument, Style, type ComponentNode } from "./schema";
 
@@ -25,15 +25,6 @@ function textOf(text: unknown, data: unknown = {}, lang?: string): string {
   return m[1]!;
 }
 
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error("expected an AppError, nothing was thrown");
-}
 
 const text = (t: unknown, extra: object = {}) => ({ type: "text", text: t, ...extra });
 const bind = (...path: string[]) => ({ path });

@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import { thrown } from "../testing/app-error";
 import { renderMarginTemplate } from "./margins";
 
 const header = (source: string, data: unknown = {}) => renderMarginTemplate(source, data, "header");
 
-function thrown(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(AppError);
-    return e as AppError;
-  }
-  throw new Error("expected an AppError, nothing was thrown");
-}
 
 describe("renderMarginTemplate", () => {
   it("renders data, escaping values in {{x}} and leaving {{{x}}} to the author", () => {
