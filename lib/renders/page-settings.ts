@@ -2,6 +2,22 @@ import { z } from "zod";
 
 const mm = (max: number) => z.number().finite().min(0).max(max);
 
+/** A BCP 47 language tag such as de-CH: page settings, previews, the Reports API and formats. */
+export const Locale = z
+  .string()
+  .min(2)
+  .max(64)
+  .refine((l) => {
+    try {
+      return Intl.getCanonicalLocales(l).length === 1;
+    } catch {
+      return false;
+    }
+  }, "is not a BCP 47 language tag");
+
+/** Template data: any JSON object. */
+export const JsonObject = z.record(z.string(), z.unknown());
+
 /** Page settings (decisions.md: Renders). Sizes in millimetres; A4 with 10 mm margins by default. */
 export const PageSettings = z
   .strictObject({
@@ -10,18 +26,7 @@ export const PageSettings = z
       .strictObject({ topMm: mm(1000), rightMm: mm(1000), bottomMm: mm(1000), leftMm: mm(1000) })
       .partial()
       .optional(),
-    locale: z
-      .string()
-      .min(2)
-      .max(64)
-      .refine((l) => {
-        try {
-          return Intl.getCanonicalLocales(l).length === 1;
-        } catch {
-          return false;
-        }
-      }, "is not a BCP 47 language tag")
-      .optional(),
+    locale: Locale.optional(),
     title: z.string().max(1000).optional(),
     author: z.string().max(1000).optional(),
     subject: z.string().max(1000).optional(),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { renderFormats } from "../db/schema";
 import { NodeDocument } from "../templates/schema";
-import { PageSettings } from "./page-settings";
+import { JsonObject, Locale, PageSettings } from "./page-settings";
 
 export { PageSettings, resolveSettings, type ResolvedSettings } from "./page-settings";
 
@@ -29,18 +29,11 @@ export const PageRanges = z
     "page numbers start at 1 and each range must ascend",
   );
 
-const JsonObject = z.record(z.string(), z.unknown());
-
 /** decisions.md: Renders > preview: the template's current draft with data; needs template:read. */
 export const PreviewSource = z.strictObject({
   templateId: z.string().min(1).max(128),
   data: JsonObject.optional(),
-  locale: z
-    .string()
-    .min(2)
-    .max(64)
-    .refine((l) => PageSettings.safeParse({ locale: l }).success, "is not a BCP 47 language tag")
-    .optional(),
+  locale: Locale.optional(),
 });
 
 /** The four sources of POST /v1/renders; exactly one is sent. */

@@ -12,17 +12,11 @@ import { AppError, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { requestHash } from "../idempotency";
 import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
-import { PageSettings } from "../renders/page-settings";
+import { JsonObject as Data, Locale } from "../renders/page-settings";
 import { documentFromContent, fromDraft, type PreparedSource } from "./render";
 import * as repo from "./repository";
 import { ComponentContent } from "./schema";
 
-const Locale = z
-  .string()
-  .min(2)
-  .max(64)
-  .refine((l) => PageSettings.safeParse({ locale: l }).success, "is not a BCP 47 language tag");
-const Data = z.record(z.string(), z.unknown());
 
 export const ReportRenderInput = z.strictObject({
   format: z.enum(["pdf", "png", "html", "xlsx"]),

@@ -5,7 +5,7 @@
  * the "render" limits are the expansion's (expand.ts).
  */
 import { z } from "zod";
-import { PageSettings } from "../renders/page-settings";
+import { Locale, PageSettings } from "../renders/page-settings";
 
 export const LIMITS = {
   componentsAtSave: 1000,
@@ -49,14 +49,6 @@ export const Scope = z.enum(["current", "root"]);
 export const DataSource = z.strictObject({ path: Path, scope: Scope.optional() });
 export type DataSource = z.infer<typeof DataSource>;
 
-function validLocale(l: string) {
-  try {
-    return Intl.getCanonicalLocales(l).length === 1;
-  } catch {
-    return false;
-  }
-}
-
 function validTimeZone(tz: string) {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
@@ -71,7 +63,7 @@ const Digits = z.number().int().min(0).max(20);
 export const Format = z
   .strictObject({
     type: z.enum(["number", "currency", "percent", "date"]),
-    locale: z.string().min(2).max(64).refine(validLocale, "is not a BCP 47 language tag").optional(),
+    locale: Locale.optional(),
     currency: z
       .string()
       .regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 code such as EUR")
