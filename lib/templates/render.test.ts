@@ -349,6 +349,11 @@ describe("errors that expansion finds answer the request (400) and create no ren
     await bad(repeat.versionId, { items: Array.from({ length: 501 }, (_, i) => i) }, "LIMIT_EXCEEDED");
     await bad(mixed.versionId, { big: "x".repeat(500_001) }, "LIMIT_EXCEEDED");
 
+    // Stylesheet paths name workspace files, which do not exist yet: ASSET_INVALID naming each.
+    const styled = await publishTemplate(w.key, { composition: { root: { type: "text", text: "x" }, stylesheets: ["base.css", "print.css"] } });
+    e = expectError(await post({ templateVersionId: styled.versionId }), 400, "ASSET_INVALID");
+    expect(paths(e)).toEqual(["composition.stylesheets.0", "composition.stylesheets.1"]);
+
     // The same checks on a draft preview.
     e = expectError(await post({ preview: { templateId: city.templateId, data: { customer: {} } } }), 400, "BAD_REQUEST");
     expect(paths(e)[0]).toBe("customer.address.city");
