@@ -4,8 +4,18 @@
  */
 import fs from "node:fs";
 
-export type Proc = { pid: number; ppid: number; comm: string; ticks: number };
+export type Proc = { pid: number; ppid: number; comm: string; ms: number };
 const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/**
+ * CPU milliseconds of all of a process's threads, to the nanosecond (schedstat), not the
+ * 10 ms ticks of /proc/<pid>/stat, which misattribute short bursts on a busy machine.
+ */
+function threadsMs(pid: string): number {
+  let ns = 0;
+  for (const t of fs.readdirSync(`/proc/${pid}/task`)) ns += Number(fs.readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
+  return ns / 1e6;
+}
 
 function snapshot(): Map<number, Proc> {
   const out = new Map<number, Proc>();
@@ -16,7 +26,7 @@ function snapshot(): Map<number, Proc> {
       const close = stat.lastIndexOf(")");
       const comm = stat.slice(stat.indexOf("(") + 1, close);
       const f = stat.slice(close + 2).split(" ");
-      out.set(Number(name), { pid: Number(name), ppid: Number(f[1]), comm, ticks: Number(f[11]) + Number(f[12]) });
+      out.set(Number(name), { pid: Number(name), ppid: Number(f[1]), comm, ms: threadsMs(name) });
     } catch {
       // the process ended meanwhile
     }
@@ -47,9 +57,9 @@ export function measureCpu(groups: Groups): () => Record<string, number> {
     const after = snapshot();
     const out: Record<string, number> = {};
     for (const [name, belongs] of Object.entries(groups)) {
-      let ticks = 0;
-      for (const p of after.values()) if (belongs(p, after)) ticks += p.ticks - (before.get(p.pid)?.ticks ?? 0);
-      out[name] = ticks * TICK_MS;
+      let ms = 0;
+      for (const p of after.values()) if (belongs(p, after)) ms += p.ms - (before.get(p.pid)?.ms ?? 0);
+      out[name] = ms;
     }
     out.idle = (idleTicks() - idle0) * TICK_MS;
     return out;
