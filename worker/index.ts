@@ -27,7 +27,7 @@ async function main() {
   await watchCancellations();
 
   const b = await boss();
-  const renders = await drain({ name: "render", channel: RENDER_QUEUED_CHANNEL, concurrency: cfg.WORKER_CONCURRENCY, next: () => handleNextRender(pool) });
+  const renders = await drain({ name: "render", channel: RENDER_QUEUED_CHANNEL, concurrency: cfg.WORKER_CONCURRENCY, next: (running) => handleNextRender(pool, running) });
   await b.work("maintenance", async () => handleMaintenance());
   await b.work("retention", async () => handleRetention());
   await b.schedule("maintenance", queues.maintenance.cron);

@@ -7,11 +7,11 @@ const BACKSTOP_MS = 2_000;
 export type Drain = { stop: () => Promise<void> };
 
 /**
- * Runs `concurrency` loops that each take one piece of work at a time with `next()` (which returns
- * false when there was none). A loop takes the next piece the moment one is done and sleeps only
- * while there is nothing to do, woken by a NOTIFY on `channel`.
+ * Runs `concurrency` loops that each take work with `next(running)` (which returns false when it
+ * found none, and may go on taking work while `running()`). A loop takes the next piece the
+ * moment one is done and sleeps only while there is nothing to do, woken by a NOTIFY on `channel`.
  */
-export async function drain(opts: { name: string; channel: string; concurrency: number; next: () => Promise<boolean> }): Promise<Drain> {
+export async function drain(opts: { name: string; channel: string; concurrency: number; next: (running: () => boolean) => Promise<boolean> }): Promise<Drain> {
   const sleepers = new Set<() => void>();
   let pending = 0; // notifications no sleeping loop took
   const listener = await rawSql().listen(opts.channel, () => {
@@ -20,12 +20,13 @@ export async function drain(opts: { name: string; channel: string; concurrency: 
     else pending = Math.min(pending + 1, opts.concurrency);
   });
   let stopping = false;
+  const running = () => !stopping;
 
   const loop = async () => {
     while (!stopping) {
       let worked = false;
       try {
-        worked = await opts.next();
+        worked = await opts.next(running);
       } catch (err) {
         log().error({ err, queue: opts.name }, "work failed");
       }

@@ -1,25 +1,24 @@
 import { rawSql } from "../db/client";
 import { log } from "../log";
-import { RENDER_ENDED_CHANNEL } from "./repository";
+import { parseEndedNotice, RENDER_ENDED_CHANNEL, RENDER_STOP_CHANNEL, type EndedNotice } from "./repository";
 
-type Listener = (renderId: string) => void;
-
-type State = { waiters: Map<string, Set<() => void>>; listeners: Set<Listener>; listening?: Promise<unknown> };
+type Waker = (notice: EndedNotice) => void;
+type State = { waiters: Map<string, Set<Waker>>; listening?: Promise<unknown> };
 const globalKey = Symbol.for("folio.renderEvents");
 // why: Next.js may load this module once per route bundle; one process keeps one listener and one table.
-const state: State = ((globalThis as unknown as Record<symbol, State>)[globalKey] ??= { waiters: new Map(), listeners: new Set() });
-const { waiters, listeners } = state;
+const state: State = ((globalThis as unknown as Record<symbol, State>)[globalKey] ??= { waiters: new Map() });
+const { waiters } = state;
 
 /**
- * One LISTEN connection per process on the render-ended channel. Waiting requests and the worker's
- * cancel watch are told the moment a render ends, with no polling.
+ * One LISTEN per process on the render-ended channel. Waiting requests are told the moment a
+ * render ends, with no polling, and get the ended fields with it.
  */
 export function listenForEndedRenders(): Promise<unknown> {
   state.listening ??= rawSql()
-    .listen(RENDER_ENDED_CHANNEL, (id) => {
-      const set = waiters.get(id);
-      if (set) for (const wake of set) wake();
-      for (const l of listeners) l(id);
+    .listen(RENDER_ENDED_CHANNEL, (payload) => {
+      const notice = parseEndedNotice(payload);
+      const set = waiters.get(notice.id);
+      if (set) for (const wake of set) wake(notice);
     })
     .catch((err) => {
       state.listening = undefined;
@@ -29,13 +28,16 @@ export function listenForEndedRenders(): Promise<unknown> {
   return state.listening;
 }
 
-/** Calls `fn` with the id of every render that ends anywhere (the worker uses it to stop cancelled work). */
-export async function onRenderEnded(fn: Listener) {
-  listeners.add(fn);
-  await listenForEndedRenders();
+/**
+ * Calls `fn` with the id of every render that ends other than by its worker's own hand
+ * (cancelled, or failed after its worker stopped): the worker uses it to stop that work.
+ */
+export async function onRenderStopped(fn: (renderId: string) => void) {
+  await rawSql().listen(RENDER_STOP_CHANNEL, fn);
 }
 
-export type Watch = { wait: (ms: number) => Promise<void>; cancel: () => void };
+/** A wait for one render's end: resolves with the ended notice, or undefined after `ms`. */
+export type Watch = { wait: (ms: number) => Promise<EndedNotice | undefined>; cancel: () => void };
 
 /**
  * Starts listening for one render's end before it can happen (call it before the render's
@@ -43,8 +45,8 @@ export type Watch = { wait: (ms: number) => Promise<void>; cancel: () => void };
  */
 export async function watchRenderEnd(renderId: string): Promise<Watch> {
   await listenForEndedRenders();
-  let wake!: () => void;
-  const ended = new Promise<void>((resolve) => (wake = resolve));
+  let wake!: Waker;
+  const ended = new Promise<EndedNotice>((resolve) => (wake = resolve));
   let set = waiters.get(renderId);
   if (!set) waiters.set(renderId, (set = new Set()));
   set.add(wake);
@@ -57,7 +59,7 @@ export async function watchRenderEnd(renderId: string): Promise<Watch> {
     wait: async (ms) => {
       let timer: NodeJS.Timeout | undefined;
       try {
-        await Promise.race([ended, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+        return await Promise.race([ended, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]);
       } finally {
         clearTimeout(timer);
         cancel();

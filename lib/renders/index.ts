@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { requireScope, type Ctx } from "../auth/context";
 import { db, withTx, type Executor, type Tx } from "../db/client";
 import { newId } from "../db/ids";
@@ -80,7 +81,8 @@ function fromCallerDocument(document: CallerDocument): PreparedSource {
 /**
  * Creates a render and queues it (the row is the queue entry; the workers are woken when it
  * commits), then waits up to `waitMs` for it to end, woken by NOTIFY. The wait is registered
- * before the render commits, so even an instant end is seen without another read. With an
+ * before the render commits, so even an instant end is seen, and the notification carries the
+ * ended fields, so the answer needs no other read. With an
  * Idempotency-Key, a repeat returns the first render (replayed: true) and waits again without
  * preparing the source a second time.
  */
@@ -128,7 +130,9 @@ export async function createRender(
   });
   if (created && !replayed) {
     if (!watch) return { render: created, replayed };
-    await watch.wait(waitMs);
+    // why: the notice carries what changed when the render ended, so the answer needs no read.
+    const fields = (await watch.wait(waitMs))?.fields;
+    if (fields) return { render: { ...created, ...fields }, replayed };
     return { render: (await repo.findRender(db(), ctx.workspaceId, id)) ?? created, replayed };
   }
   watch?.cancel();
@@ -175,7 +179,7 @@ export async function cancelRender(ctx: Ctx, id: string): Promise<Render> {
   throw conflict(`Render ${id} already ended (${r.state}); only queued or processing renders can be cancelled`);
 }
 
-export type FileDownload = { body: ReadableStream<Uint8Array>; size?: number; contentType: string; filename: string };
+export type FileDownload = { body: Readable | Uint8Array; size?: number; contentType: string; filename: string };
 
 /** The file of a succeeded render (render:read). 409 while it renders (retryable) or when it did not succeed. */
 export async function getRenderFile(ctx: Ctx, id: string): Promise<FileDownload> {

@@ -1,13 +1,52 @@
-import { and, desc, eq, getTableColumns, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
-import { renderInputs, renders, usageDays, type RenderErrorRecord, type RenderRow } from "../db/schema";
+import { renders, usageDays, type RenderErrorRecord, type RenderRow } from "../db/schema";
 import type { Cursor } from "../paging";
 
-/** NOTIFY channel carrying the id of every render that reached a final state. */
+/** NOTIFY channel carrying the ended notice (see endedNotice) of every render that reached a final state. */
 export const RENDER_ENDED_CHANNEL = "folio_render_ended";
 /** NOTIFY channel that wakes the workers' render loops when a render is queued. */
 export const RENDER_QUEUED_CHANNEL = "folio_render_queued";
+/** NOTIFY channel carrying the id of a render ended by someone other than its worker (cancelled, or taken back): its work should stop. */
+export const RENDER_STOP_CHANNEL = "folio_render_stop";
+
+/** What changes when a render ends, as the render-ended notification carries it. */
+type EndedFields = Pick<RenderRow, "state" | "error" | "pageCount" | "outputBytes" | "durationMs" | "fileKey" | "startedAt" | "finishedAt" | "updatedAt">;
+/** A render-ended notification: the id, and the ended fields unless they did not fit into one notification. */
+export type EndedNotice = { id: string; fields?: EndedFields };
+
+/**
+ * NOTIFY of the ended notice for every row of `rows` (renders rows). The notice carries the ended
+ * fields, so a waiting request answers without reading the render again; NOTIFY payloads are
+ * limited to 8000 bytes, and a notice that would not fit (a long error message) carries the id only.
+ */
+function notifyEnded(rows: SQL) {
+  return sql`select pg_notify(${RENDER_ENDED_CHANNEL}, case when octet_length(n) < 7900 then n else json_build_object('id', id)::text end)
+    from (select id, json_build_object('id', id, 'state', state, 'error', error, 'pageCount', page_count, 'outputBytes', output_bytes,
+      'durationMs', duration_ms, 'fileKey', file_key, 'startedAt', started_at, 'finishedAt', finished_at, 'updatedAt', updated_at)::text as n
+      from ${rows}) notices`;
+}
+
+export function parseEndedNotice(payload: string): EndedNotice {
+  const n = JSON.parse(payload) as Record<string, unknown> & { id: string };
+  if (n.state === undefined) return { id: n.id };
+  const date = (v: unknown) => (v === null ? null : new Date(v as string));
+  return {
+    id: n.id,
+    fields: {
+      state: n.state as RenderRow["state"],
+      error: n.error as RenderErrorRecord | null,
+      pageCount: n.pageCount as number | null,
+      outputBytes: n.outputBytes as number | null,
+      durationMs: n.durationMs as number | null,
+      fileKey: n.fileKey as string | null,
+      startedAt: date(n.startedAt),
+      finishedAt: date(n.finishedAt),
+      updatedAt: date(n.updatedAt)!,
+    },
+  };
+}
 
 const ACTIVE = ["queued", "processing"] as const;
 
@@ -69,40 +108,70 @@ export async function notifyQueued(ex: Executor) {
   await ex.execute(sql`select pg_notify(${RENDER_QUEUED_CHANNEL}, '')`);
 }
 
-/**
- * Takes the oldest queued render for one attempt and returns it with its input, in one statement
- * (SKIP LOCKED: concurrent workers never take the same render); undefined when none is queued.
- */
-export async function claimNextRender(ex: Executor, leaseMs: number) {
-  const [r] = await ex
-    .update(renders)
-    .set({
-      state: "processing",
-      attempts: sql`${renders.attempts} + 1`,
-      startedAt: sql`coalesce(${renders.startedAt}, now())`,
-      leaseExpiresAt: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
-      updatedAt: sql`now()`,
-    })
-    .where(
-      sql`${renders.id} = (select id from renders where state = 'queued' order by created_at, id limit 1 for update skip locked)`,
-    )
-    .returning({
-      ...getTableColumns(renders),
-      payload: sql<Record<string, unknown> | null>`(select ${renderInputs.payload} from ${renderInputs} where ${renderInputs.renderId} = ${renders.id})`,
-    });
-  return r;
+/** Claims the oldest queued render for one attempt (SKIP LOCKED: concurrent workers never take the same render). */
+const claimOldest = (leaseMs: number) => sql`
+  update renders set state = 'processing', attempts = attempts + 1, started_at = coalesce(started_at, now()),
+    lease_expires_at = now() + ${`${leaseMs} milliseconds`}::interval, updated_at = now()
+  where id = (select id from renders where state = 'queued' order by created_at, id limit 1 for update skip locked)
+  returning *`;
+
+/** A claimed render and its input, from the raw row of `claimed` (the statements below select it). */
+function claimedRender(r: Record<string, unknown>) {
+  const date = (v: unknown) => (v === null ? null : new Date(v as string));
+  const row: RenderRow = {
+    id: r.id as string,
+    workspaceId: r.workspace_id as string,
+    state: r.state as RenderRow["state"],
+    test: r.test as boolean,
+    source: r.source as string,
+    format: r.format as RenderRow["format"],
+    options: r.options as RenderRow["options"],
+    templateId: r.template_id as string | null,
+    templateVersionId: r.template_version_id as string | null,
+    attempts: r.attempts as number,
+    leaseExpiresAt: date(r.lease_expires_at),
+    error: r.error as RenderErrorRecord | null,
+    pageCount: r.page_count as number | null,
+    outputBytes: r.output_bytes === null ? null : Number(r.output_bytes),
+    durationMs: r.duration_ms as number | null,
+    fileKey: r.file_key as string | null,
+    createdAt: new Date(r.created_at as string),
+    updatedAt: new Date(r.updated_at as string),
+    startedAt: date(r.started_at),
+    finishedAt: date(r.finished_at),
+  };
+  return { ...row, payload: r.payload as Record<string, unknown> | null };
 }
 
-export type ClaimedRender = NonNullable<Awaited<ReturnType<typeof claimNextRender>>>;
+/**
+ * Takes the oldest queued render for one attempt and returns it with its input, in one statement;
+ * undefined when none is queued.
+ */
+export async function claimNextRender(ex: Executor, leaseMs: number): Promise<ClaimedRender | undefined> {
+  const [r] = await ex.execute<Record<string, unknown>>(sql`
+    with claimed as (${claimOldest(leaseMs)})
+    select claimed.*, i.payload from claimed left join render_inputs i on i.render_id = claimed.id`);
+  return r ? claimedRender(r) : undefined;
+}
+
+export type ClaimedRender = RenderRow & { payload: Record<string, unknown> | null };
 
 /**
  * The worker's end of its own attempt, as one statement (no transaction round trips on the hot
  * path): the conditional state change, the usage row of the UTC day and the NOTIFY all happen only
- * if this attempt still holds the render. Returns whether it did.
+ * if this attempt still holds the render. With `claimLeaseMs`, the same statement also claims the
+ * next queued render for this worker, saving the round trip of a separate claim. Returns whether
+ * the attempt ended the render, and the render claimed next.
  */
-export async function endAttempt(ex: Executor, id: string, attempt: number, final: Exclude<Final, { state: "cancelled" }>): Promise<boolean> {
+export async function endAttempt(
+  ex: Executor,
+  id: string,
+  attempt: number,
+  final: Exclude<Final, { state: "cancelled" }>,
+  claimLeaseMs?: number,
+): Promise<{ ended: boolean; next?: ClaimedRender }> {
   const ok = final.state === "succeeded";
-  const rows = await ex.execute(sql`
+  const [r] = await ex.execute<Record<string, unknown>>(sql`
     with ended as (
       update renders set
         state = ${final.state},
@@ -113,7 +182,7 @@ export async function endAttempt(ex: Executor, id: string, attempt: number, fina
         error = ${ok ? null : JSON.stringify(final.error)}::jsonb,
         lease_expires_at = null, finished_at = now(), updated_at = now()
       where id = ${id} and attempts = ${attempt} and state = 'processing'
-      returning id, workspace_id, finished_at
+      returning *
     ), counted as (
       insert into usage_days (workspace_id, day, renders_succeeded, renders_failed, renders_cancelled, pages, output_bytes)
       select workspace_id, (finished_at at time zone 'UTC')::date, ${ok ? 1 : 0}, ${ok ? 0 : 1}, 0, ${ok ? final.pageCount : 0}, ${ok ? final.outputBytes : 0}
@@ -123,9 +192,11 @@ export async function endAttempt(ex: Executor, id: string, attempt: number, fina
         renders_failed = usage_days.renders_failed + excluded.renders_failed,
         pages = usage_days.pages + excluded.pages,
         output_bytes = usage_days.output_bytes + excluded.output_bytes
-    )
-    select pg_notify(${RENDER_ENDED_CHANNEL}, id) from ended`);
-  return rows.length === 1;
+    ), notified as (${notifyEnded(sql`ended`)}
+    ), claimed as (${claimLeaseMs === undefined ? sql`select * from renders where false` : claimOldest(claimLeaseMs)})
+    select (select count(*) from notified) as ended, claimed.*, i.payload
+    from (select) one left join claimed on true left join render_inputs i on i.render_id = claimed.id`);
+  return { ended: Number(r!.ended) === 1, next: r!.id ? claimedRender(r!) : undefined };
 }
 
 type Final =
@@ -158,7 +229,8 @@ export async function endRender(
     .returning();
   if (r) {
     await countUsage(ex, r);
-    await ex.execute(sql`select pg_notify(${RENDER_ENDED_CHANNEL}, ${r.id})`);
+    await ex.execute(sql`${notifyEnded(sql`renders where id = ${r.id}`)}`);
+    await ex.execute(sql`select pg_notify(${RENDER_STOP_CHANNEL}, ${r.id})`);
   }
   return r;
 }

@@ -1,7 +1,7 @@
 import type { BrowserPool } from "@/lib/render-engine/browser";
 import { processNextRender } from "@/lib/renders/processing";
 
-/** Renders the oldest queued render, if any; false when the queue was empty. */
-export function handleNextRender(pool: BrowserPool): Promise<boolean> {
-  return processNextRender(pool);
+/** Renders queued renders while `running()`; false once the queue was found empty. */
+export function handleNextRender(pool: BrowserPool, running: () => boolean): Promise<boolean> {
+  return processNextRender(pool, running);
 }

@@ -67,6 +67,10 @@ describe("POST /v1/renders", () => {
     expect(r.result!.durationMs).toBeGreaterThanOrEqual(0);
     expect(Date.parse(r.createdAt)).toBeLessThanOrEqual(Date.parse(r.startedAt!));
     expect(Date.parse(r.startedAt!)).toBeLessThanOrEqual(Date.parse(r.finishedAt!));
+    // The answer is built from the render-ended notification; it shows what a read of the render shows.
+    const read = await api(`/v1/renders/${r.id}`, { key: w.key });
+    const withoutLink = (x: Render) => ({ ...x, result: { ...x.result, downloadUrl: undefined, expiresAt: undefined } });
+    expect(withoutLink(read.body as Render)).toEqual(withoutLink(r));
 
     const file = await download(r.result!.downloadUrl!);
     expect(file.status).toBe(200);

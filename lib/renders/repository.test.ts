@@ -1,0 +1,139 @@
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDatabase } from "@/lib/db/embedded";
+import { runMigrations } from "@/lib/db/migrate";
+import * as schema from "@/lib/db/schema";
+import { newId } from "@/lib/db/ids";
+import * as repo from "./repository";
+
+/**
+ * The queue statements against a database of their own: no worker runs there, so what a statement
+ * claims is exactly what the test queued.
+ */
+let client: postgres.Sql;
+let listener: postgres.Sql;
+let db: ReturnType<typeof drizzle<typeof schema>>;
+let workspaceId: string;
+
+beforeAll(async () => {
+  const name = `folio_test_${Date.now()}_repo${process.pid}`;
+  const adminUrl = inject("adminUrl");
+  await createDatabase(adminUrl, name);
+  const url = adminUrl.replace(/\/postgres$/, `/${name}`);
+  await runMigrations(url);
+  client = postgres(url, { max: 2, onnotice: () => {} });
+  listener = postgres(url, { max: 1, onnotice: () => {} });
+  db = drizzle({ client, schema });
+  workspaceId = newId("ws");
+  await db.insert(schema.workspaces).values({ id: workspaceId, name: "Queue" });
+});
+
+afterAll(async () => {
+  await Promise.all([client?.end(), listener?.end()]);
+});
+
+const LEASE = 15_000;
+
+async function queue(html: string) {
+  const id = newId("rnd");
+  await repo.insertRender(db, { id, workspaceId, test: false, source: "document", format: "pdf", options: {} }, { document: { html } });
+  return id;
+}
+
+/** Collects the payloads of a channel; `next()` waits for the next one. */
+async function collect(channel: string) {
+  const seen: string[] = [];
+  const waiting: ((p: string) => void)[] = [];
+  const sub = await listener.listen(channel, (p) => {
+    const w = waiting.shift();
+    if (w) w(p);
+    else seen.push(p);
+  });
+  return {
+    next: () => (seen.length ? Promise.resolve(seen.shift()!) : new Promise<string>((resolve) => waiting.push(resolve))),
+    stop: () => sub.unlisten(),
+  };
+}
+
+const succeeded = { state: "succeeded", pageCount: 2, outputBytes: 1234, durationMs: 56, fileKey: "renders/x.pdf" } as const;
+
+describe("render queue statements", () => {
+  it("ends an attempt and claims the oldest queued render with its input in the same statement, until the queue is empty", async () => {
+    const ids = [await queue("<p>a</p>"), await queue("<p>b</p>"), await queue("<p>c</p>")];
+    const first = await repo.claimNextRender(db, LEASE);
+    expect(first).toMatchObject({ id: ids[0], state: "processing", attempts: 1, payload: { document: { html: "<p>a</p>" } } });
+
+    const a = await repo.endAttempt(db, ids[0]!, 1, succeeded, LEASE);
+    expect(a.ended).toBe(true);
+    expect(a.next).toMatchObject({ id: ids[1], state: "processing", attempts: 1, workspaceId, format: "pdf", payload: { document: { html: "<p>b</p>" } } });
+    expect(a.next!.startedAt).toBeInstanceOf(Date);
+    expect(a.next!.leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now());
+    // What the statement returned is what the table holds.
+    const b = await repo.findRender(db, workspaceId, ids[1]!);
+    expect({ ...a.next, payload: undefined }).toEqual({ ...b, payload: undefined });
+
+    const failed = await repo.endAttempt(db, ids[1]!, 1, { state: "failed", error: { code: "RENDER_FAILED", diagnostic: "document_invalid", message: "no" } }, LEASE);
+    expect(failed.next?.id).toBe(ids[2]);
+    const last = await repo.endAttempt(db, ids[2]!, 1, succeeded, LEASE);
+    expect(last).toEqual({ ended: true, next: undefined });
+    // An attempt that no longer holds its render ends nothing, and claims nothing without a lease.
+    const again = await repo.endAttempt(db, ids[2]!, 1, succeeded);
+    expect(again).toEqual({ ended: false, next: undefined });
+
+    expect((await repo.findRender(db, workspaceId, ids[0]!))?.state).toBe("succeeded");
+    expect((await repo.findRender(db, workspaceId, ids[1]!))?.state).toBe("failed");
+    expect((await repo.findRender(db, workspaceId, ids[2]!))?.state).toBe("succeeded");
+  });
+
+  it("never claims a render without a lease, and leaves queued renders queued", async () => {
+    const id = await queue("<p>stay</p>");
+    const other = await queue("<p>first</p>");
+    const claimed = await repo.claimNextRender(db, LEASE);
+    expect(claimed?.id).toBe(id);
+    expect(await repo.endAttempt(db, id, 1, succeeded)).toEqual({ ended: true, next: undefined });
+    expect((await repo.findRender(db, workspaceId, other))?.state).toBe("queued");
+    expect((await repo.claimNextRender(db, LEASE))?.id).toBe(other);
+    await repo.endAttempt(db, other, 1, succeeded);
+  });
+
+  it("announces an ended render with the fields a read would show, or with its id alone when they do not fit", async () => {
+    const ended = await collect(repo.RENDER_ENDED_CHANNEL);
+    try {
+      const id = await queue("<p>notice</p>");
+      await repo.claimNextRender(db, LEASE);
+      await repo.endAttempt(db, id, 1, succeeded);
+      const notice = repo.parseEndedNotice(await ended.next());
+      const row = await repo.findRender(db, workspaceId, id);
+      const { state, error, pageCount, outputBytes, durationMs, fileKey, startedAt, finishedAt, updatedAt } = row!;
+      expect(notice).toEqual({ id, fields: { state, error, pageCount, outputBytes, durationMs, fileKey, startedAt, finishedAt, updatedAt } });
+
+      // An error message that would not fit into one notification (8000 bytes): the id only.
+      const long = await queue("<p>long error</p>");
+      await repo.claimNextRender(db, LEASE);
+      const message = "x".repeat(10_000);
+      await repo.endAttempt(db, long, 1, { state: "failed", error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message } });
+      expect(repo.parseEndedNotice(await ended.next())).toEqual({ id: long });
+      expect((await repo.findRender(db, workspaceId, long))?.error?.message).toBe(message);
+    } finally {
+      await ended.stop();
+    }
+  });
+
+  it("tells workers to stop a render ended by a cancel, and announces it as ended", async () => {
+    const ended = await collect(repo.RENDER_ENDED_CHANNEL);
+    const stop = await collect(repo.RENDER_STOP_CHANNEL);
+    try {
+      const id = await queue("<p>cancel</p>");
+      await repo.claimNextRender(db, LEASE);
+      const cancelled = await db.transaction((tx) => repo.endActiveRender(tx, { id, workspaceId }, { state: "cancelled" }));
+      expect(cancelled?.state).toBe("cancelled");
+      expect(await stop.next()).toBe(id);
+      expect(repo.parseEndedNotice(await ended.next())).toMatchObject({ id, fields: { state: "cancelled", finishedAt: cancelled!.finishedAt } });
+      // The attempt that was cancelled ends nothing afterwards.
+      expect((await repo.endAttempt(db, id, 1, succeeded)).ended).toBe(false);
+    } finally {
+      await Promise.all([ended.stop(), stop.stop()]);
+    }
+  });
+});
