@@ -12,10 +12,13 @@ import { config } from "../config";
  */
 export interface FileStore {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
-  /** A stream of the file, or null when it does not exist. */
-  get(key: string): Promise<{ body: ReadableStream<Uint8Array>; size?: number } | null>;
+  /** The file, as a stream or (small files) its bytes; null when it does not exist. */
+  get(key: string): Promise<{ body: Readable | Uint8Array; size?: number } | null>;
   delete(keys: string[]): Promise<void>;
 }
+
+/** Files up to this size are written and read in one go (see LocalStore). */
+const SMALL_FILE_BYTES = 1024 * 1024;
 
 class LocalStore implements FileStore {
   /** Folders known to exist, so a put is one write and one rename. */
@@ -28,6 +31,11 @@ class LocalStore implements FileStore {
     return p;
   }
 
+  /**
+   * why synchronous: a rendered file is written once and read once on the render path, and each
+   * asynchronous file operation is a round trip through libuv's thread pool that wakes two threads.
+   * Small files on a local disk take far less time to write or read than those wake-ups cost.
+   */
   async put(key: string, body: Uint8Array) {
     const p = this.file(key);
     const dir = path.dirname(p);
@@ -37,15 +45,20 @@ class LocalStore implements FileStore {
     }
     // why: write then rename, so a reader never sees half a file.
     const tmp = `${p}.${process.pid}.${Date.now()}.tmp`;
-    await fsp.writeFile(tmp, body);
-    await fsp.rename(tmp, p);
+    if (body.byteLength <= SMALL_FILE_BYTES) {
+      fs.writeFileSync(tmp, body);
+      fs.renameSync(tmp, p);
+    } else {
+      await fsp.writeFile(tmp, body);
+      await fsp.rename(tmp, p);
+    }
   }
 
   async get(key: string) {
     const p = this.file(key);
     try {
-      const stat = await fsp.stat(p);
-      return { body: Readable.toWeb(fs.createReadStream(p)) as ReadableStream<Uint8Array>, size: stat.size };
+      const { size } = fs.statSync(p);
+      return { body: size <= SMALL_FILE_BYTES ? fs.readFileSync(p) : fs.createReadStream(p), size };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw e;
@@ -77,7 +90,8 @@ class S3Store implements FileStore {
     try {
       const r = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!r.Body) return null;
-      return { body: r.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: r.ContentLength };
+      // why: in Node the SDK's body is a Node stream (IncomingMessage).
+      return { body: r.Body as Readable, size: r.ContentLength };
     } catch (e) {
       if ((e as { name?: string }).name === "NoSuchKey") return null;
       throw e;

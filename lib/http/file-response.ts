@@ -1,4 +1,7 @@
+import { Readable } from "node:stream";
 import type { FileDownload } from "../renders";
+
+const webBody = (body: FileDownload["body"]): BodyInit => (body instanceof Readable ? (Readable.toWeb(body) as ReadableStream<Uint8Array>) : (body as Uint8Array<ArrayBuffer>));
 
 /** Headers of a stored file sent to a client. */
 export function fileHeaders(f: Pick<FileDownload, "contentType" | "filename" | "size">): Record<string, string> {
@@ -14,7 +17,7 @@ export function fileHeaders(f: Pick<FileDownload, "contentType" | "filename" | "
 
 /** Streams a stored file; never buffers it whole. */
 export function fileResponse(f: FileDownload): Response {
-  return new Response(f.body, { status: 200, headers: fileHeaders(f) });
+  return new Response(webBody(f.body), { status: 200, headers: fileHeaders(f) });
 }
 
 /**
@@ -22,7 +25,7 @@ export function fileResponse(f: FileDownload): Response {
  * it is built from template data, and a browser opening it must not run anything in our origin.
  */
 export function answerResponse(a: { kind: "file"; file: FileDownload; renderId: string } | { kind: "html"; html: string }): Response {
-  if (a.kind === "file") return new Response(a.file.body, { status: 200, headers: { ...fileHeaders(a.file), "x-render-id": a.renderId } });
+  if (a.kind === "file") return new Response(webBody(a.file.body), { status: 200, headers: { ...fileHeaders(a.file), "x-render-id": a.renderId } });
   return new Response(a.html, {
     status: 200,
     headers: {

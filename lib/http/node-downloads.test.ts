@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
@@ -104,6 +105,23 @@ describe("GET /v1/storage/downloads/{token}", () => {
     ["an empty payload with a signature-sized part", `e30.${"A".repeat(43)}`],
   ])("answers 403 FORBIDDEN for a garbage token: %s", async (_name, token) => {
     expectError(await fetchToken(encodeURIComponent(token)), 403, "FORBIDDEN");
+  });
+
+  it.each([
+    ["a small file, sent whole", 100_000],
+    ["a file over 1 MiB, streamed", 3 * 1024 * 1024 + 7],
+  ])("serves every byte of %s, with its length", async (_name, size) => {
+    const r = await succeededRender("replaced");
+    const bytes = randomBytes(size);
+    await fileStore().put(r.fileKey, bytes, "application/pdf");
+    const res = await fetch(r.url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-length")).toBe(String(size));
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    // The authenticated route serves the same bytes.
+    const file = await fetch(`${inject("baseUrl")}/v1/renders/${r.id}/file`, { headers: { "x-api-key": r.w.key } });
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it("answers 404 NOT_FOUND for a valid link whose file is gone", async () => {

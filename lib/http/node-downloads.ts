@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { config } from "../config";
 import { log } from "../log";
 import { downloadByToken } from "../renders";
@@ -28,19 +28,18 @@ export async function serveDownload(req: IncomingMessage, res: ServerResponse, p
     await countRequest(`api:${addressBucket(clientAddress(headers))}`, config().API_RATE_LIMIT_PER_MINUTE);
     const file = await downloadByToken(decodeURIComponent(pathname.slice(DOWNLOAD_PREFIX.length)));
     res.writeHead(200, { ...fileHeaders(file), "x-request-id": requestId });
-    await new Promise<void>((resolve, reject) => {
-      const body = Readable.fromWeb(file.body as import("node:stream/web").ReadableStream);
-      body.on("error", reject);
-      res.on("finish", resolve);
-      res.on("close", resolve);
-      body.pipe(res);
-    });
+    if (file.body instanceof Uint8Array) res.end(file.body);
+    else await pipeline(file.body, res); // a client that goes away ends the file's stream too
   } catch (err) {
-    const r = toErrorResponse(err, requestId, logger);
-    if (!res.headersSent) {
+    if (res.headersSent) {
+      // The client went away, or the file could not be read to its end: nothing left to answer.
+      logger.warn({ err }, "download ended early");
+      res.destroy();
+    } else {
+      const r = toErrorResponse(err, requestId, logger);
       res.writeHead(r.status, { ...Object.fromEntries(r.headers), "x-request-id": requestId });
       res.end(await r.text());
-    } else res.destroy();
+    }
   }
   logger.info({ method: "GET", path: DOWNLOAD_PREFIX, status: res.statusCode, durationMs: Math.round(performance.now() - started) }, "request");
 }

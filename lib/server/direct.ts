@@ -23,10 +23,9 @@ export async function runDirect(handler: Handler, req: IncomingMessage, res: Ser
     duplex: "half",
   } as RequestInit);
   const response = await handler(request);
+  // why whole: the route answers small JSON; headers and body leave in one write.
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
   res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
-  }
-  res.end();
+  res.end(body);
   if (hasBody && !req.readableEnded) req.resume(); // a body the handler refused unread: drain it
 }
