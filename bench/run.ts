@@ -28,9 +28,10 @@ function stats(latencies: number[], seconds: number): Stats {
   return { n: s.length, seconds, p50: at(0.5), p95: at(0.95), perSecond: s.length / seconds };
 }
 
-/** Runs `one` `total` times with `concurrency` in flight; returns latency stats. */
-async function drive(total: number, concurrency: number, warmup: number, one: (i: number, lane: number) => Promise<void>): Promise<Stats> {
-  for (let i = 0; i < warmup; i++) await one(i, i % concurrency);
+type Run = { latencies: number[]; seconds: number };
+
+/** Runs `one` `total` times with `concurrency` in flight. */
+async function drive(total: number, concurrency: number, one: (i: number, lane: number) => Promise<void>): Promise<Run> {
   let next = 0;
   const latencies: number[] = [];
   const start = performance.now();
@@ -44,8 +45,12 @@ async function drive(total: number, concurrency: number, warmup: number, one: (i
       }
     }),
   );
-  return stats(latencies, (performance.now() - start) / 1000);
+  return { latencies, seconds: (performance.now() - start) / 1000 };
 }
+
+const warm = async (n: number, concurrency: number, one: (i: number, lane: number) => Promise<void>) => {
+  for (let i = 0; i < n; i++) await one(i, i % concurrency);
+};
 
 async function main() {
   process.env.DATA_DIR = dataDir;
@@ -110,16 +115,35 @@ async function main() {
     workerChromium: (p: Proc, all: Map<number, Proc>) => p.pid !== workerPid && treeOf(workerPid)(p, all),
     postgres: (p: Proc) => p.comm === "postgres",
   };
-  const cpuLines: string[] = [];
-  /** Runs a phase; with --cpu, records CPU ms per render of each group during it. */
-  const phase = async (label: string, renders: number, run: () => Promise<Stats>) => {
+  const cpu = new Map<string, { renders: number; ms: Record<string, number> }>();
+  /** Runs `total` renders; with --cpu, adds the CPU ms of each group during them to `label`'s account. */
+  const measured = async (label: string, total: number, c: number, one: (i: number, lane: number) => Promise<void>) => {
     const done = args.has("--cpu") ? measureCpu(cpuGroups) : undefined;
-    const s = await run();
+    const r = await drive(total, c, one);
     if (done) {
-      const cpu = done();
-      cpuLines.push(`${label.padEnd(26)} ${Object.entries(cpu).map(([k, v]) => `${k} ${(v / renders).toFixed(1)}`).join("  ")}`);
+      const entry = cpu.get(label) ?? { renders: 0, ms: {} };
+      for (const [k, v] of Object.entries(done())) entry.ms[k] = (entry.ms[k] ?? 0) + v;
+      entry.renders += total;
+      cpu.set(label, entry);
     }
-    return s;
+    return r;
+  };
+  /**
+   * Raw and end to end, `total` renders each after a warm-up, in alternating blocks: a machine
+   * whose speed drifts during the run (a noisy neighbour) slows both alike, not one of them.
+   */
+  const compare = async (label: string, total: number, c: number, warmup: number, rawOne: (i: number, lane: number) => Promise<void>, e2eOne: () => Promise<void>) => {
+    await warm(warmup, c, rawOne);
+    await warm(warmup, c, e2eOne);
+    const blocks = quick ? 2 : 5;
+    const runs = { raw: [] as Run[], e2e: [] as Run[] };
+    for (let b = 0; b < blocks; b++) {
+      const n = Math.round((total * (b + 1)) / blocks) - Math.round((total * b) / blocks);
+      runs.raw.push(await measured(`${label} raw`, n, c, rawOne));
+      runs.e2e.push(await measured(`${label} e2e`, n, c, e2eOne));
+    }
+    const merge = (rs: Run[]) => stats(rs.flatMap((r) => r.latencies), rs.reduce((a, r) => a + r.seconds, 0));
+    return { raw: merge(runs.raw), e2e: merge(runs.e2e) };
   };
 
   const results: { doc: string; c: number; raw: Stats; e2e: Stats }[] = [];
@@ -129,10 +153,8 @@ async function main() {
   ];
   for (const p of plan) {
     for (const [ci, c] of [1, 2].entries()) {
-      const total = p.counts[ci]!;
-      const rawStats = await phase(`${p.doc} c=${c} raw`, total + p.warmup, () => drive(total, c, p.warmup, raw(p.html)));
-      const e2eStats = await phase(`${p.doc} c=${c} e2e`, total + p.warmup, () => drive(total, c, p.warmup, e2e(p.html)));
-      results.push({ doc: p.doc, c, raw: rawStats, e2e: e2eStats });
+      const r = await compare(`${p.doc} c=${c}`, p.counts[ci]!, c, p.warmup, raw(p.html), e2e(p.html));
+      results.push({ doc: p.doc, c, ...r });
     }
   }
 
@@ -151,9 +173,14 @@ async function main() {
     const { ComponentContent } = await import("../lib/templates/schema");
     const finalDocument = documentFromContent(ComponentContent.parse(content), data, "de-CH");
     const n = quick ? 10 : 30;
-    const asDocument = await phase("table 500 rows, document", n + 3, () => drive(n, 1, 3, renderThroughApi({ document: finalDocument })));
-    const asTemplate = await phase("table 500 rows, template", n + 3, () => drive(n, 1, 3, renderThroughApi({ templateVersionId: version.id, data })));
-    return `\nTable template (500 rows) e2e p50 ${asTemplate.p50.toFixed(1)} ms against the same HTML as a document ${asDocument.p50.toFixed(1)} ms: ratio ${(asTemplate.p50 / asDocument.p50).toFixed(2)} (<= 1.3)`;
+    const asDocument = renderThroughApi({ document: finalDocument });
+    const asTemplate = renderThroughApi({ templateVersionId: version.id, data });
+    await warm(3, 1, asDocument);
+    await warm(3, 1, asTemplate);
+    const d = await measured("table 500 rows, document", n, 1, asDocument);
+    const t = await measured("table 500 rows, template", n, 1, asTemplate);
+    const [docStats, templateStats] = [stats(d.latencies, d.seconds), stats(t.latencies, t.seconds)];
+    return `\nTable template (500 rows) e2e p50 ${templateStats.p50.toFixed(1)} ms against the same HTML as a document ${docStats.p50.toFixed(1)} ms: ratio ${(templateStats.p50 / docStats.p50).toFixed(2)} (<= 1.3)`;
   };
   const tableLine = args.has("--invoice") ? undefined : await tableTemplate();
 
@@ -166,7 +193,10 @@ async function main() {
     );
   }
   if (tableLine) console.log(tableLine);
-  if (cpuLines.length) console.log(`\nCPU ms per render, warm-up renders included:\n${cpuLines.join("\n")}`);
+  if (cpu.size) {
+    const lines = [...cpu].map(([label, e]) => `${label.padEnd(26)} ${Object.entries(e.ms).map(([k, v]) => `${k} ${(v / e.renders).toFixed(1)}`).join("  ")}`);
+    console.log(`\nCPU ms per render:\n${lines.join("\n")}`);
+  }
   const inv2 = results.find((r) => r.doc.startsWith("invoice") && r.c === 2)!;
   const inv1 = results.find((r) => r.doc.startsWith("invoice") && r.c === 1)!;
   console.log(`\nTargets: invoice c=2 throughput ratio ${(inv2.e2e.perSecond / inv2.raw.perSecond).toFixed(2)} (>= 0.85); invoice c=1 p50 overhead ${(inv1.e2e.p50 - inv1.raw.p50).toFixed(1)} ms (<= 40)`);
@@ -174,11 +204,11 @@ async function main() {
   if (args.has("--memory")) {
     const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${worker.proc.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
     const html = invoiceHtml(2);
-    await drive(100, 2, 0, e2e(html));
+    await drive(100, 2, e2e(html));
     const base = rss();
     const samples: number[] = [];
     for (let i = 0; i < 10; i++) {
-      await drive(100, 2, 0, e2e(html));
+      await drive(100, 2, e2e(html));
       samples.push(rss());
     }
     console.log(`\nWorker RSS over 1,000 invoice renders after 100 warm-up: start ${base.toFixed(0)} MB, samples ${samples.map((s) => s.toFixed(0)).join(" ")} MB, growth ${(Math.max(...samples) - base).toFixed(0)} MB (target < 50)`);

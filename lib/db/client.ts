@@ -28,10 +28,39 @@ function handle(): Handle {
     const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set; start Folio with `npm start` or `npm run quickstart`, which set it");
     const sql = postgres(url, { max: 10, onnotice: () => {}, connection: { application_name: "folio" } });
-    h = { sql, db: drizzle({ client: sql, schema }) };
+    h = { sql, db: drizzle({ client: preparing(sql), schema }) };
     holder[globalKey] = h;
   }
   return h;
+}
+
+/**
+ * The client as drizzle sees it, with every query prepared.
+ *
+ * why: drizzle runs each query through `unsafe(text, params, { prepare: false })`, and postgres.js
+ * then asks the server to describe every parameterized statement before it runs it: two round
+ * trips, two wake-ups of the server and of this process, and a fresh plan, per query. A prepared
+ * statement costs that once per connection and then one round trip, with a cached plan. The
+ * number of distinct statements is bounded by the code (connections are recycled anyway).
+ * Transactions and savepoints hand drizzle their own client, which gets the same treatment.
+ */
+function preparing<T extends postgres.Sql | postgres.TransactionSql>(client: T): T {
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      if (prop === "unsafe") {
+        return (text: string, params?: unknown[], options?: { prepare?: boolean }) =>
+          target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { ...options, prepare: true });
+      }
+      if (prop === "begin" || prop === "savepoint") {
+        const open = Reflect.get(target, prop, receiver) as (...a: unknown[]) => unknown;
+        return (...args: unknown[]) => {
+          const fn = args.pop() as (tx: postgres.TransactionSql) => unknown;
+          return open.call(target, ...args, (tx: postgres.TransactionSql) => fn(preparing(tx)));
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
 }
 
 export async function closeDb() {
