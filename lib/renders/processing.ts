@@ -23,29 +23,35 @@ const inflight = new Map<string, AbortController>();
 /**
  * Takes the oldest queued render and renders it: claim, render, store, end. Each state change is
  * one statement, and the final one is conditional, so a render ends exactly once even against a
- * concurrent cancel. A cancelled render's work is stopped and its file removed. The statement that
- * ends a render also claims the next one while `keepClaiming()` says so; returns false once the
- * queue was found empty (the caller sleeps until a render is queued).
+ * concurrent cancel. A cancelled render's work is stopped and its file removed. While
+ * `keepClaiming()`, the statement that ends a render also claims the next one, which is rendered
+ * in turn. Returns false once the queue was found empty (the caller sleeps until a render is queued).
  */
 export async function processNextRender(pool: BrowserPool, keepClaiming: () => boolean = () => true): Promise<boolean> {
   let row = await repo.claimNextRender(db(), LEASE_MS);
-  if (!row) return false; // the queue is empty
+  if (!row) return false;
   for (;;) {
-    const claimNext = keepClaiming();
-    const next = await processRender(row, pool, claimNext);
-    if (next === "unknown") return true; // ended without looking at the queue
-    if (!next) return !claimNext; // the queue was empty when this render ended (or the loop stops)
-    row = next;
+    const after = await processRender(row, pool, keepClaiming);
+    if (after === "queue empty") return false;
+    if (after === "queue not read") return true; // the caller claims again, unless it stops
+    row = after;
   }
 }
 
-/** Renders one claimed render; returns the render claimed next, undefined if none was queued, or "unknown" when the queue was not looked at. */
-async function processRender(row: repo.ClaimedRender, pool: BrowserPool, claimNext: boolean): Promise<repo.ClaimedRender | undefined | "unknown"> {
+/** What follows a render: the render its ending statement claimed, or what that statement saw of the queue. */
+type After = repo.ClaimedRender | "queue empty" | "queue not read";
+
+async function processRender(row: repo.ClaimedRender, pool: BrowserPool, keepClaiming: () => boolean): Promise<After> {
   const controller = new AbortController();
   inflight.set(row.id, controller);
   const timer = setTimeout(() => controller.abort("timeout"), config().RENDER_TIMEOUT_MS);
   const started = performance.now();
-  const lease = claimNext ? LEASE_MS : undefined;
+  /** Ends this attempt, claiming the next render unless the worker is stopping. */
+  const end = async (final: Parameters<typeof repo.endAttempt>[3]) => {
+    const lease = keepClaiming() ? LEASE_MS : undefined;
+    const { ended, next } = await repo.endAttempt(db(), row.id, row.attempts, final, lease);
+    return { ended, after: lease === undefined ? ("queue not read" as const) : (next ?? ("queue empty" as const)) };
+  };
   try {
     const document = CallerDocument.parse(row.payload?.document);
     const out = await renderDocument(
@@ -67,43 +73,37 @@ async function processRender(row: repo.ClaimedRender, pool: BrowserPool, claimNe
     // why: the attempt in the key keeps a stale attempt from overwriting or deleting the winner's file.
     const fileKey = `renders/${row.workspaceId}/${row.id}-${row.attempts}.${extensions[row.format]}`;
     await fileStore().put(fileKey, out.bytes, contentTypes[row.format]);
-    // The render's own end first: what it claimed next starts only after this one is out of inflight.
-    const { ended, next } = await repo.endAttempt(
-      db(),
-      row.id,
-      row.attempts,
-      { state: "succeeded", pageCount: out.pageCount, outputBytes: out.bytes.byteLength, durationMs: Math.round(performance.now() - started), fileKey },
-      lease,
-    );
+    const { ended, after } = await end({
+      state: "succeeded",
+      pageCount: out.pageCount,
+      outputBytes: out.bytes.byteLength,
+      durationMs: Math.round(performance.now() - started),
+      fileKey,
+    });
     if (!ended) await fileStore().delete([fileKey]); // cancelled while it was being stored
-    return claimNext ? next : "unknown";
+    return after;
   } catch (e) {
-    return await recordFailure(row, e, lease);
+    return await recordFailure(row, e, async (error) => (await end({ state: "failed", error })).after);
   } finally {
     clearTimeout(timer);
     inflight.delete(row.id);
   }
 }
 
-async function recordFailure(row: Pick<RenderRow, "id" | "attempts">, e: unknown, lease: number | undefined) {
-  if (e instanceof RenderAborted && e.reason === "cancelled") return "unknown" as const; // the cancel already ended it
-  const fail = async (error: RenderErrorRecord) => {
-    const { next } = await repo.endAttempt(db(), row.id, row.attempts, { state: "failed", error }, lease);
-    return lease === undefined ? ("unknown" as const) : next;
-  };
+async function recordFailure(row: Pick<RenderRow, "id" | "attempts">, e: unknown, fail: (error: RenderErrorRecord) => Promise<After>): Promise<After> {
+  if (e instanceof RenderAborted && e.reason === "cancelled") return "queue not read"; // the cancel already ended it
   if (e instanceof RenderAborted) {
     const s = config().RENDER_TIMEOUT_MS / 1000;
     return fail({ code: "LIMIT_EXCEEDED", diagnostic: "render_timeout", message: `The render took longer than its time limit of ${s} s` });
-  } else if (e instanceof RenderFailure) {
-    return fail({ code: e.code, diagnostic: e.diagnostic, message: e.message });
-  } else if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
+  }
+  if (e instanceof RenderFailure) return fail({ code: e.code, diagnostic: e.diagnostic, message: e.message });
+  if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
     log().warn({ renderId: row.id, attempt: row.attempts, err: e }, "render attempt failed; retrying");
     await repo.requeueRender(db(), row.id);
-    return "unknown" as const;
-  } else {
-    log().error({ renderId: row.id, err: e }, "render failed");
-    return fail({ code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "The render stopped unexpectedly" });
+    return "queue not read";
   }
+  log().error({ renderId: row.id, err: e }, "render failed");
+  return fail({ code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "The render stopped unexpectedly" });
 }
 
 /** Stops the work of renders that end elsewhere (cancelled) while this worker renders them. */

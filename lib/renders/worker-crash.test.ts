@@ -244,3 +244,29 @@ describe("a render whose worker dies", () => {
     expect(await usageTotals(workspaceId)).toEqual({ succeeded: 5, failed: 2, cancelled: 0 });
   });
 });
+
+describe("a worker that stops", () => {
+  it("finishes the render it has, claims no other, and leaves the queue to the next worker", { timeout: 90_000 }, async () => {
+    const slow = await startSlowRender(2500, "finished while stopping");
+    const queued: string[] = [];
+    for (const text of ["queued one", "queued two"]) {
+      const res = await createRender(env.key, { document: { html: `<p>${text}</p>` }, waitMs: 0 }, opts());
+      expect(res.status, res.text).toBe(202);
+      queued.push(res.body.id as string);
+    }
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      worker.proc.once("exit", (code, signal) => resolve({ code, signal })),
+    );
+    worker.proc.kill("SIGTERM");
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(await renderRow(slow)).toMatchObject({ state: "succeeded", attempts: 1 });
+    // The statement that ended the slow render claimed nothing: the worker was stopping.
+    for (const id of queued) expect(await renderRow(id)).toMatchObject({ state: "queued", attempts: 0 });
+
+    worker = env.startWorker();
+    for (const id of queued) {
+      const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 45_000 });
+      expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
+    }
+  });
+});
