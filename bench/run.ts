@@ -13,6 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { measureCpu, treeOf, type Proc } from "./cpu";
+import { benchDatabase } from "./database";
 import { invoiceHtml, reportHtml, tableTemplateContent, tableTemplateData } from "./documents";
 
 const args = new Set(process.argv.slice(2));
@@ -55,18 +56,9 @@ const warm = async (n: number, concurrency: number, one: (i: number, lane: numbe
 async function main() {
   process.env.DATA_DIR = dataDir;
   process.env.LOG_LEVEL ??= "warn";
-  const { ensureEmbeddedPostgres, createDatabase } = await import("../lib/db/embedded");
-  const { runMigrations } = await import("../lib/db/migrate");
   const { startProcess, startWebServer } = await import("../lib/testing/server");
   const { chromiumArgs } = await import("../lib/render-engine/browser");
-
-  fs.mkdirSync(dataDir, { recursive: true });
-  const pg = await ensureEmbeddedPostgres({ dir: path.join(dataDir, "postgres"), database: "postgres" });
-  const database = `folio_bench_${Date.now()}`;
-  await createDatabase(pg.url, database);
-  const databaseUrl = pg.url.replace(/\/postgres$/, `/${database}`);
-  await runMigrations(databaseUrl);
-  process.env.DATABASE_URL = databaseUrl;
+  const { url: databaseUrl, drop } = await benchDatabase(dataDir, "bench");
 
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000", WORKER_CONCURRENCY: "2" };
   const web = await startWebServer(env, dataDir);
@@ -216,11 +208,7 @@ async function main() {
 
   await browser.close();
   await Promise.all([web.stop(), worker.stop()]);
-  const { default: postgres } = await import("postgres");
-  const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
-  await sql.unsafe(`drop database if exists "${database}" with (force)`);
-  await sql.end();
-  if (pg.startedHere) pg.stop();
+  await drop();
 }
 
 main().catch((err) => {

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { measureCpu, treeOf, type Proc } from "./cpu";
+import { benchDatabase } from "./database";
 import { invoiceHtml } from "./documents";
 
 const root = path.resolve(__dirname, "..");
@@ -14,16 +15,8 @@ const dataDir = path.join(root, ".data", "bench");
 async function main() {
   process.env.DATA_DIR = dataDir;
   process.env.LOG_LEVEL ??= "warn";
-  const { ensureEmbeddedPostgres, createDatabase } = await import("../lib/db/embedded");
-  const { runMigrations } = await import("../lib/db/migrate");
   const { startWebServer } = await import("../lib/testing/server");
-  fs.mkdirSync(dataDir, { recursive: true });
-  const pg = await ensureEmbeddedPostgres({ dir: path.join(dataDir, "postgres"), database: "postgres" });
-  const database = `folio_webcost_${Date.now()}`;
-  await createDatabase(pg.url, database);
-  const databaseUrl = pg.url.replace(/\/postgres$/, `/${database}`);
-  await runMigrations(databaseUrl);
-  process.env.DATABASE_URL = databaseUrl;
+  const { url: databaseUrl, drop } = await benchDatabase(dataDir, "webcost");
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000" };
   const web = await startWebServer(env, dataDir);
   process.env.PUBLIC_URL = web.baseUrl;
@@ -78,13 +71,7 @@ async function main() {
   await run("sparse: POST waitMs 1, 40ms", 200, async () => { await waitPost(); await sleep(40); });
   await run("sparse: GET, 40 ms", 200, async () => { await get(); await sleep(40); });
   await web.stop();
-  const { closeDb } = await import("../lib/db/client");
-  await closeDb();
-  const { default: postgres } = await import("postgres");
-  const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
-  await sql.unsafe(`drop database if exists "${database}" with (force)`);
-  await sql.end();
-  if (pg.startedHere) pg.stop();
+  await drop();
 }
 
 main().catch((err) => {
