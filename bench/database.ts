@@ -2,8 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 
 /**
- * A fresh, migrated database on the embedded cluster under `dataDir` for one bench run, set as the
- * process's DATABASE_URL; `drop()` removes it and stops the cluster if this run started it.
+ * A fresh, migrated database on the embedded cluster under `dataDir` for one bench run, and a
+ * data folder of its own for the run's files; both are set in this process's environment and
+ * returned for the processes it starts. `drop()` removes both and stops the cluster if this run
+ * started it.
  */
 export async function benchDatabase(dataDir: string, name: string) {
   const { ensureEmbeddedPostgres, createDatabase } = await import("../lib/db/embedded");
@@ -15,7 +17,11 @@ export async function benchDatabase(dataDir: string, name: string) {
   const url = pg.url.replace(/\/postgres$/, `/${database}`);
   await runMigrations(url);
   process.env.DATABASE_URL = url;
+  const runDir = path.join(dataDir, "runs", database);
+  fs.mkdirSync(runDir, { recursive: true });
+  process.env.DATA_DIR = runDir;
   const drop = async () => {
+    fs.rmSync(runDir, { recursive: true, force: true });
     const { closeDb } = await import("../lib/db/client");
     await closeDb();
     const { default: postgres } = await import("postgres");
@@ -24,5 +30,5 @@ export async function benchDatabase(dataDir: string, name: string) {
     await sql.end();
     if (pg.startedHere) pg.stop();
   };
-  return { url, drop };
+  return { url, runDir, drop };
 }

@@ -54,15 +54,14 @@ const warm = async (n: number, concurrency: number, one: (i: number, lane: numbe
 };
 
 async function main() {
-  process.env.DATA_DIR = dataDir;
   process.env.LOG_LEVEL ??= "warn";
   const { startProcess, startWebServer } = await import("../lib/testing/server");
   const { chromiumArgs } = await import("../lib/render-engine/browser");
-  const { url: databaseUrl, drop } = await benchDatabase(dataDir, "bench");
+  const { url: databaseUrl, runDir, drop } = await benchDatabase(dataDir, "bench");
 
-  const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000", WORKER_CONCURRENCY: "2" };
-  const web = await startWebServer(env, dataDir);
-  const worker = startProcess("worker/index.ts", { ...env, FOLIO_PROCESS: "worker" }, path.join(dataDir, "worker.log"));
+  const env = { DATABASE_URL: databaseUrl, DATA_DIR: runDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000", WORKER_CONCURRENCY: "2" };
+  const web = await startWebServer(env, runDir);
+  const worker = startProcess("worker/index.ts", { ...env, FOLIO_PROCESS: "worker" }, path.join(runDir, "worker.log"));
 
   const { bootstrap } = await import("../lib/workspaces/bootstrap");
   const { createKeyAsSystem } = await import("../lib/keys");

@@ -13,12 +13,11 @@ const root = path.resolve(__dirname, "..");
 const dataDir = path.join(root, ".data", "bench");
 
 async function main() {
-  process.env.DATA_DIR = dataDir;
   process.env.LOG_LEVEL ??= "warn";
   const { startWebServer } = await import("../lib/testing/server");
-  const { url: databaseUrl, drop } = await benchDatabase(dataDir, "webcost");
-  const env = { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000" };
-  const web = await startWebServer(env, dataDir);
+  const { url: databaseUrl, runDir, drop } = await benchDatabase(dataDir, "webcost");
+  const env = { DATABASE_URL: databaseUrl, DATA_DIR: runDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000" };
+  const web = await startWebServer(env, runDir);
   process.env.PUBLIC_URL = web.baseUrl;
   const { bootstrap } = await import("../lib/workspaces/bootstrap");
   const { createKeyAsSystem } = await import("../lib/keys");

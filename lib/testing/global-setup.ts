@@ -28,6 +28,7 @@ export default async function setup(project: TestProject) {
   const testRoot = path.join(projectRoot, ".data", "test");
   const runId = `${Date.now()}_${process.pid}`;
   const dataDir = path.join(testRoot, "runs", runId);
+  removeOldRunFolders(path.join(testRoot, "runs"));
   fs.mkdirSync(dataDir, { recursive: true });
 
   const pg = await ensureEmbeddedPostgres({
@@ -66,6 +67,15 @@ export default async function setup(project: TestProject) {
     const othersRunning = await dropDatabase(adminUrl, database);
     if (pg.startedHere && !othersRunning) pg.stop();
   };
+}
+
+/** Folders (logs, files) of runs that started more than an hour ago; a recent run's logs stay to be read. */
+function removeOldRunFolders(runsDir: string) {
+  if (!fs.existsSync(runsDir)) return;
+  for (const name of fs.readdirSync(runsDir)) {
+    const startedAt = Number(name.split("_")[0]);
+    if (startedAt < Date.now() - 3_600_000) fs.rmSync(path.join(runsDir, name), { recursive: true, force: true });
+  }
 }
 
 /** Databases of runs that ended more than an hour ago (a run that crashed leaves its own). */
