@@ -95,7 +95,8 @@ export function apiRoute<
   };
 }
 
-function requestIdOf(req: Request): string {
+/** The caller's well-formed `x-request-id`, else a new one. */
+export function requestIdOf(req: Request): string {
   const given = req.headers.get("x-request-id");
   return given && /^[\w.:-]{1,128}$/.test(given) ? given : `req_${crypto.randomUUID().replaceAll("-", "")}`;
 }

@@ -25,8 +25,11 @@ const state: State = ((globalThis as unknown as Record<symbol, State>)[key] ??= 
 
 const windowStart = (now: Date) => Math.floor(now.getTime() / 60_000) * 60_000;
 
-/** Counts one request in the bucket's current clock minute; over `limit` throws 429 with Retry-After. */
-export async function countRequest(bucket: string, limit: number, now = new Date()) {
+/**
+ * Counts one request in the bucket's current clock minute; over `limit` throws 429 with Retry-After.
+ * `what` names what is counted in the message ("requests", "sign-in attempts").
+ */
+export async function countRequest(bucket: string, limit: number, now = new Date(), what = "requests") {
   const start = windowStart(now);
   let w = state.windows.get(bucket);
   if (!w || w.start !== start) state.windows.set(bucket, (w = { start, synced: 0, pending: 0 }));
@@ -47,7 +50,7 @@ export async function countRequest(bucket: string, limit: number, now = new Date
   w.synced = Math.max(w.synced, count);
   if (count > limit) {
     const retryAfter = Math.max(1, Math.ceil((start + 60_000 - now.getTime()) / 1000));
-    throw rateLimited(`More than ${limit} requests this minute from your address; retry after ${retryAfter} s`, retryAfter);
+    throw rateLimited(`More than ${limit} ${what} this minute from your address; retry after ${retryAfter} s`, retryAfter);
   }
 }
 

@@ -1,4 +1,5 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
+import http from "node:http";
 import { inject } from "vitest";
 import { systemCtx } from "../auth/context";
 import { scopes as allScopes, type Scope } from "../auth/scopes";
@@ -45,28 +46,58 @@ export async function createTestWorkspace(opts: { scopes?: readonly Scope[]; nam
   };
 }
 
-/** Signs in through next-auth's credentials flow over HTTP, as the console's form does; returns the cookie header. */
-export async function signIn(email: string, password: string, baseUrl = inject("baseUrl")): Promise<string> {
+/** A loopback address other than 127.0.0.1 (Linux routes all of 127.0.0.0/8 to lo), as a client address of its own. */
+export const randomLoopback = () => `127.${randomInt(1, 255)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+/** One HTTP request sent from `localAddress`, without following redirects. */
+export function requestFrom(localAddress: string, url: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: opts.method ?? "GET", headers: opts.headers, localAddress, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString() }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(opts.body);
+  });
+}
+
+/**
+ * One attempt of next-auth's credentials flow over HTTP, as the console's form makes it, from
+ * `from`: the CSRF token, then the credentials. Returns the answer and the session cookie, if any.
+ */
+export async function signInAttempt(email: string, password: string, from: string, baseUrl = inject("baseUrl")) {
   const jar = new Map<string, string>();
-  const keep = (res: Response) => {
-    for (const c of res.headers.getSetCookie()) {
+  const keep = (res: RawResponse) => {
+    for (const c of res.headers["set-cookie"] ?? []) {
       const [pair] = c.split(";");
       const i = pair!.indexOf("=");
       jar.set(pair!.slice(0, i), pair!.slice(i + 1));
     }
   };
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const csrfRes = await fetch(`${baseUrl}/api/auth/csrf`);
-  keep(csrfRes);
-  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
-  const res = await fetch(`${baseUrl}/api/auth/callback/credentials`, {
+  const csrf = await requestFrom(from, `${baseUrl}/api/auth/csrf`);
+  keep(csrf);
+  const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+  const res = await requestFrom(from, `${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-    redirect: "manual",
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }).toString(),
   });
   keep(res);
   const session = [...jar.keys()].find((k) => k.endsWith("next-auth.session-token"));
-  if (!session) throw new Error(`sign-in failed for ${email}: ${res.status}`);
-  return `${session}=${jar.get(session)}`;
+  return { res, cookie: session ? `${session}=${jar.get(session)}` : undefined };
+}
+
+/**
+ * Signs in and returns the session cookie header. Each sign-in comes from a loopback address of
+ * its own, so the suite's many sign-ins stay under the per-address limit on attempts.
+ */
+export async function signIn(email: string, password: string, baseUrl = inject("baseUrl")): Promise<string> {
+  const { res, cookie } = await signInAttempt(email, password, randomLoopback(), baseUrl);
+  if (!cookie) throw new Error(`sign-in failed for ${email}: ${res.status}`);
+  return cookie;
 }
