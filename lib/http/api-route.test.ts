@@ -287,6 +287,23 @@ describe("apiRoute: unknown endpoints", () => {
   it("answers the 404 envelope below a known resource", async () => {
     expectEnvelope(await call("/v1/api-keys/key_x/no-such-action", { method: "POST" }), 404, "NOT_FOUND");
   });
+
+  it.each([
+    ["PUT", "/v1/instance"],
+    ["DELETE", "/v1/instance"],
+    ["PATCH", "/v1/renders"],
+    ["DELETE", "/v1/audit-events"],
+    ["POST", "/v1/templates/schema"],
+  ])("answers %s to %s, a path whose route lacks that method, with the 404 envelope naming the endpoint", async (method, path) => {
+    const res = await call(path, { method, body: method === "DELETE" ? undefined : { anything: true } });
+    const e = expectEnvelope(res, 404, "NOT_FOUND");
+    expect(e.message).toBe(`No endpoint ${method} ${path}`);
+  });
+
+  it("still answers the methods a route has, and HEAD for a GET route", async () => {
+    expect((await call("/v1/instance")).status).toBe(200);
+    expect((await fetch(`${inject("baseUrl")}/v1/instance`, { method: "HEAD" })).status).toBe(200);
+  });
 });
 
 describe("apiRoute: the envelope of each status it produces", () => {

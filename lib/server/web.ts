@@ -6,6 +6,7 @@ import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
+import { answerUnknownMethodsWithEnvelope } from "../http/node-unknown-method";
 import { POST as createRenderRoute } from "../../app/v1/renders/route";
 import { runDirect } from "./direct";
 import { boss, stopBoss } from "../jobs/boss";
@@ -42,6 +43,7 @@ async function main() {
     if (req.method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);
     // The render hot path skips Next.js routing; same handler as app/v1/renders/route.ts.
     if (req.method === "POST" && pathname === "/v1/renders") return void runDirect(createRenderRoute, req, res, origin).catch(fail(res));
+    if (pathname.startsWith("/v1/")) answerUnknownMethodsWithEnvelope(req, res, pathname);
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
