@@ -16,7 +16,12 @@ const { waiters } = state;
 export function listenForEndedRenders(): Promise<unknown> {
   state.listening ??= rawSql()
     .listen(RENDER_ENDED_CHANNEL, (payload) => {
-      const notice = parseEndedNotice(payload);
+      let notice: EndedNotice;
+      try {
+        notice = parseEndedNotice(payload);
+      } catch (err) {
+        return log().error({ err, payload: payload.slice(0, 200) }, "unreadable render-ended notification");
+      }
       const set = waiters.get(notice.id);
       if (set) for (const wake of set) wake(notice);
     })

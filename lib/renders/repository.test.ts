@@ -120,6 +120,10 @@ describe("render queue statements", () => {
     }
   });
 
+  it("reads a bare id, as a process of an older version announces an end, as a notice without fields", () => {
+    expect(repo.parseEndedNotice("rnd_abc")).toEqual({ id: "rnd_abc" });
+  });
+
   it("tells workers to stop a render ended by a cancel, and announces it as ended", async () => {
     const ended = await collect(repo.RENDER_ENDED_CHANNEL);
     const stop = await collect(repo.RENDER_STOP_CHANNEL);

@@ -28,7 +28,9 @@ function notifyEnded(rows: SQL) {
       from ${rows}) notices`;
 }
 
+/** The notice in a render-ended payload; a bare id (what a process of an older version sends) is a notice without fields. */
 export function parseEndedNotice(payload: string): EndedNotice {
+  if (!payload.startsWith("{")) return { id: payload };
   const n = JSON.parse(payload) as Record<string, unknown> & { id: string };
   if (n.state === undefined) return { id: n.id };
   const date = (v: unknown) => (v === null ? null : new Date(v as string));
