@@ -4,7 +4,7 @@ import { olderThan } from "../db/paging";
 import { renders, usageDays, type RenderErrorRecord, type RenderRow } from "../db/schema";
 import type { Cursor } from "../paging";
 
-/** NOTIFY channel carrying the ended notice (see endedNotice) of every render that reached a final state. */
+/** NOTIFY channel carrying the ended notice (see notifyEnded) of every render that reached a final state. */
 export const RENDER_ENDED_CHANNEL = "folio_render_ended";
 /** NOTIFY channel that wakes the workers' render loops when a render is queued. */
 export const RENDER_QUEUED_CHANNEL = "folio_render_queued";
