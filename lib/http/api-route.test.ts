@@ -362,4 +362,13 @@ describe("apiRoute: the envelope of each status it produces", () => {
     const replaced = await call("/v1/audit-events", { headers: { "x-request-id": "bad id <script>" } });
     expect(replaced.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
   });
+
+  it.each([
+    ["an unknown path", "GET", "/v1/no-such-thing"],
+    ["a method the path lacks", "PUT", "/v1/instance"],
+  ])("echoes a well-formed x-request-id on the 404 for %s", async (_name, method, path) => {
+    const res = await call(path, { method, headers: { "x-request-id": "trace.404-1" }, body: method === "GET" ? undefined : {} });
+    expectEnvelope(res, 404, "NOT_FOUND");
+    expect(res.headers.get("x-request-id")).toBe("trace.404-1");
+  });
 });

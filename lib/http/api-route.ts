@@ -12,6 +12,7 @@ import { hasBody, MiB, readJsonBody } from "./body";
 import { addressBucket, clientAddress } from "./client-address";
 import { fromZodError, toErrorResponse } from "./errors";
 import { countRequest } from "./rate-limit";
+import { requestIdFrom } from "./request-id";
 import { Reply } from "./reply";
 
 type Auth = "apiKey" | "session" | "apiKeyOrSession" | "none";
@@ -60,7 +61,7 @@ export function apiRoute<
 >(options: Options<A, B, Q, P>, handler: (input: Input<A, B, Q, P>) => Promise<unknown> | unknown) {
   return async (req: Request, routeCtx?: RouteContext): Promise<Response> => {
     const started = performance.now();
-    const requestId = requestIdOf(req);
+    const requestId = requestIdFrom(req.headers.get("x-request-id"));
     const url = new URL(req.url);
     const logger = log().child({ requestId });
     let response: Response;
@@ -95,11 +96,6 @@ export function apiRoute<
   };
 }
 
-/** The caller's well-formed `x-request-id`, else a new one. */
-export function requestIdOf(req: Request): string {
-  const given = req.headers.get("x-request-id");
-  return given && /^[\w.:-]{1,128}$/.test(given) ? given : `req_${crypto.randomUUID().replaceAll("-", "")}`;
-}
 
 async function authenticate(req: Request, auth: Auth, requestId: string): Promise<Ctx | undefined> {
   if (auth === "none") return undefined;

@@ -7,7 +7,7 @@ import { downloadLink } from "@/lib/files/links";
 import { fileStore } from "@/lib/files/store";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
-import { createRender, download } from "@/lib/testing/renders";
+import { createRender } from "@/lib/testing/renders";
 
 const base64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
@@ -51,8 +51,11 @@ describe("GET /v1/storage/downloads/{token}", () => {
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
     expect(bytes.byteLength).toBe(r.outputBytes);
-    // The same link works more than once within its five minutes.
-    expect((await download(r.url)).status).toBe(200);
+    expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-f]{32}$/);
+    // The same link works more than once within its five minutes, and a caller's request id is kept.
+    const again = await fetch(r.url, { headers: { "x-request-id": "trace.download-1" } });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("x-request-id")).toBe("trace.download-1");
   });
 
   it("answers 403 FORBIDDEN for a link altered in its signature or its payload", async () => {

@@ -7,6 +7,7 @@ import { addressBucket, clientAddress } from "./client-address";
 import { toErrorResponse } from "./errors";
 import { fileHeaders } from "./file-response";
 import { countRequest } from "./rate-limit";
+import { requestIdFrom } from "./request-id";
 
 export const DOWNLOAD_PREFIX = "/v1/storage/downloads/";
 
@@ -17,7 +18,7 @@ export const DOWNLOAD_PREFIX = "/v1/storage/downloads/";
  */
 export async function serveDownload(req: IncomingMessage, res: ServerResponse, pathname: string) {
   const started = performance.now();
-  const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+  const requestId = requestIdFrom(req.headers["x-request-id"]);
   const logger = log().child({ requestId });
   const headers = new Headers();
   for (const name of ["x-folio-client-ip", "x-forwarded-for"]) {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "../errors";
 import { log } from "../log";
 import { toErrorResponse } from "./errors";
+import { requestIdFrom } from "./request-id";
 
 /**
  * Next.js answers a method that a route does not export with a bare 405 and no body. In the API
@@ -24,7 +25,7 @@ export function answerUnknownMethodsWithEnvelope(req: IncomingMessage, res: Serv
     res.end = end;
     res.writeHead = writeHead;
     if (!unknownMethod && (res.statusCode !== 405 || res.headersSent)) return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
-    const requestId = `req_${crypto.randomUUID().replaceAll("-", "")}`;
+    const requestId = requestIdFrom(req.headers["x-request-id"]);
     const answer = toErrorResponse(new AppError("NOT_FOUND", `No endpoint ${req.method} ${pathname}`), requestId, log().child({ requestId }));
     void answer.text().then((body) => {
       res.statusCode = answer.status;
