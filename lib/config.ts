@@ -41,7 +41,9 @@ const EnvSchema = z.object({
   FILE_STORE_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   FILE_STORE_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   FILE_STORE_S3_FORCE_PATH_STYLE: bool.default(false),
-  CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium"),
+  CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium-headless-shell"),
+  /** The unprivileged user the worker's browser runs as when the worker runs as root (scripts/ensure-system.sh creates it). */
+  CHROMIUM_USER: z.string().regex(/^[a-z_][a-z0-9_-]*$/, "must be a user name").default("folio-render"),
   WORKER_CONCURRENCY: int(1, 64).optional(),
   /** When set, the worker answers GET /healthz and /readyz on this port (127.0.0.1 and beyond, per HOST). */
   WORKER_HEALTH_PORT: int(1, 65535).optional(),

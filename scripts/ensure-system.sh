@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Folio needs when they are missing: Chromium and fonts for rendering,
-# PostgreSQL server binaries for the embedded database, poppler-utils to rasterise image renders
+# Installs the Debian packages Folio needs when they are missing: the headless shell (the worker's
+# browser) and full Chromium (the benchmark's second baseline, the console's end-to-end journeys),
+# fonts for rendering, PostgreSQL server binaries for the embedded database, poppler-utils to
+# rasterise image renders; and, as root, creates the unprivileged user the worker's browser runs as.
 # Usage: scripts/ensure-system.sh [--test]
 set -euo pipefail
 
-want=(chromium fonts-dejavu-core fonts-liberation fonts-noto-core poppler-utils)
+want=(chromium-headless-shell chromium fonts-dejavu-core fonts-liberation fonts-noto-core poppler-utils)
 
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || want+=(postgresql)
 
@@ -12,14 +14,25 @@ missing=()
 for p in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "Missing packages: ${missing[*]}; install them as root." >&2; exit 1; }
+  if [ ${#missing[@]} -gt 0 ]; then
+    command -v sudo >/dev/null || { echo "Missing packages: ${missing[*]}; install them as root." >&2; exit 1; }
+  fi
   sudo="sudo"
 fi
-echo "Installing system packages: ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing system packages: ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The browser user (CHROMIUM_USER, default folio-render): a worker running as root starts Chromium
+# as this user, with no home, no shell and no group of anyone else's (docs/architecture.md, Threat model).
+if [ "$(id -u)" -eq 0 ]; then
+  browser_user="${CHROMIUM_USER:-folio-render}"
+  id -u "$browser_user" >/dev/null 2>&1 ||
+    useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$browser_user"
+fi

@@ -77,7 +77,7 @@ describe("worker", () => {
     try {
       await waitForHttp(`http://127.0.0.1:${port}/readyz`, w.proc, 30_000);
       const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
-      expect(ready).toEqual({ ok: true, checks: { database: "ok", browser: "ok" } });
+      expect(ready).toMatchObject({ ok: true, checks: { database: "ok", browser: "ok" } });
       expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ ok: true });
     } finally {
       await w.stop();

@@ -8,6 +8,7 @@ import { queues } from "@/lib/jobs/catalog";
 import { drain } from "@/lib/jobs/drain";
 import { flushLogs, log } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
+import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL } from "@/lib/renders/processing";
 import { handleMaintenance } from "./jobs/maintenance";
@@ -22,6 +23,7 @@ async function main() {
   process.env.FOLIO_PROCESS ??= "worker";
   const cfg = config();
   await runMigrations(cfg.DATABASE_URL!);
+  protectDataDir();
   const pool = new BrowserPool(cfg.WORKER_CONCURRENCY);
   await pool.start();
   await watchCancellations();
@@ -37,7 +39,7 @@ async function main() {
     setInterval(() => void fn().catch((err) => log().error({ err }, `${what} failed`)), ms);
   const timers = [every(LEASE_MS / 3, renewLeases, "lease renewal"), every(5_000, reapAbandonedRenders, "abandoned render check")];
   const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.HOST, pool) : undefined;
-  log().info({ concurrency: cfg.WORKER_CONCURRENCY }, "worker started");
+  log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment }, "worker started");
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -73,9 +75,16 @@ function serveHealth(port: number, host: string, pool: BrowserPool) {
       const { ok: dbOk, checks } = await checkReady();
       const ready = dbOk && pool.ready;
       res.writeHead(ready ? 200 : 503, { "content-type": "application/json" });
-      res.end(JSON.stringify({ ok: ready, checks: { ...checks, browser: pool.ready ? "ok" : "not launched" } }));
+      res.end(JSON.stringify({ ok: ready, checks: { ...checks, browser: pool.ready ? "ok" : "not launched" }, ...containmentDetails(pool) }));
     })
     .listen(port, host);
+}
+
+/** How the browser is contained, and the loud warning when its sandbox is off (README, "Renderer sandbox"). */
+function containmentDetails(pool: BrowserPool) {
+  const c = pool.containment;
+  if (!c) return {};
+  return { browser: { sandbox: c.sandbox, ...(c.user ? { user: c.user } : {}) }, ...(c.sandbox ? {} : { warnings: [SANDBOX_OFF_MESSAGE] }) };
 }
 
 main().catch((err) => {

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Route } from "playwright-core";
 import { config } from "../config";
 import { log } from "../log";
+import { browserUser, containedLaunch, describeContainment, SANDBOX_OFF_MESSAGE, type Containment } from "./containment";
 
 /**
  * What a page may load while it renders besides the document: the render's own assets, answered
@@ -50,7 +51,6 @@ const playwrightDisabledFeatures = [
 export function chromiumArgs(): string[] {
   const cfg = config();
   return [
-    "--no-sandbox",
     "--disable-gpu",
     "--disable-dev-shm-usage",
     "--disable-background-networking",
@@ -74,6 +74,16 @@ export function chromiumArgs(): string[] {
   ];
 }
 
+/** The asset name in a URL under ASSET_ORIGIN; undefined for any other URL or one that does not decode. */
+export function assetName(url: string): string | undefined {
+  if (!url.startsWith(`${ASSET_ORIGIN}/`)) return undefined;
+  try {
+    return decodeURIComponent(url.slice(ASSET_ORIGIN.length + 1));
+  } catch {
+    return undefined; // malformed percent-encoding names no asset
+  }
+}
+
 /**
  * The worker's Chromium: one browser, one warm page per concurrent render. A crashed or closed
  * page is replaced; a disconnected browser is relaunched; after RENDERS_PER_BROWSER renders the
@@ -85,6 +95,8 @@ export class BrowserPool {
   private readonly free: Slot[] = [];
   private readonly waiting: ((s: Slot) => void)[] = [];
   private rendersOnBrowser = 0;
+  /** How the running browser is contained; undefined until it launched. */
+  containment?: Containment;
   private busy = 0;
   private closed = false;
 
@@ -104,16 +116,7 @@ export class BrowserPool {
   private async ensureBrowser(): Promise<Browser> {
     if (this.browser?.isConnected()) return this.browser;
     this.launching ??= (async () => {
-      const b = await chromium.launch({
-        executablePath: config().CHROMIUM_PATH,
-        args: chromiumArgs(),
-        headless: true,
-        // why: the worker's own stop lets running renders finish, then closes the browser; Playwright
-        // must not kill it on the first signal (it would also trigger a relaunch mid-shutdown).
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      const b = await this.launch();
       b.on("disconnected", () => {
         if (this.browser !== b || this.closed) return;
         log().warn("chromium disconnected; relaunching it");
@@ -126,6 +129,39 @@ export class BrowserPool {
       return b;
     })().finally(() => (this.launching = undefined));
     return this.launching;
+  }
+
+  /**
+   * Launches the contained browser (containment.ts). The sandbox is tried first on every launch;
+   * only a launch that failed for the sandbox's sake is repeated without it, and loudly.
+   */
+  private async launch(): Promise<Browser> {
+    const user = browserUser();
+    const launch = (sandbox: boolean) =>
+      chromium.launch({
+        ...containedLaunch(user, sandbox),
+        args: chromiumArgs(),
+        headless: true,
+        // why: the worker's own stop lets running renders finish, then closes the browser; Playwright
+        // must not kill it on the first signal (it would also trigger a relaunch mid-shutdown).
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
+    let browser: Browser;
+    let sandbox = true;
+    try {
+      browser = await launch(true);
+    } catch (err) {
+      if (!/sandbox/i.test(String(err))) throw err;
+      log().error({ err }, SANDBOX_OFF_MESSAGE);
+      browser = await launch(false);
+      sandbox = false;
+    }
+    const containment: Containment = { user: user?.name, sandbox };
+    if (this.containment?.sandbox !== sandbox) log()[sandbox ? "info" : "error"]({ containment }, `chromium started: ${describeContainment(containment)}`);
+    this.containment = containment;
+    return browser;
   }
 
   private async newSlot(): Promise<Slot> {
@@ -144,15 +180,20 @@ export class BrowserPool {
     return slot;
   }
 
+  /** Answers one request of a page. Never throws: the route listener's promise is not awaited by anyone. */
   private async answer(slot: Slot, route: Route) {
-    const request = route.request();
-    // why 204: it cancels any navigation the document starts (links, forms, location, meta
-    // refresh, frames) and keeps the document on the page.
-    if (request.isNavigationRequest()) return route.fulfill({ status: 204, body: "" });
-    const url = request.url();
-    const asset = url.startsWith(`${ASSET_ORIGIN}/`) ? slot.assets?.get(decodeURIComponent(url.slice(ASSET_ORIGIN.length + 1))) : undefined;
-    if (asset) return route.fulfill({ status: 200, contentType: asset.contentType, body: asset.body });
-    return route.abort("blockedbyclient");
+    try {
+      const request = route.request();
+      // why 204: it cancels any navigation the document starts (links, forms, location, meta
+      // refresh, frames) and keeps the document on the page.
+      if (request.isNavigationRequest()) return await route.fulfill({ status: 204, body: "" });
+      const asset = slot.assets?.get(assetName(request.url()) ?? "");
+      if (asset) return await route.fulfill({ status: 200, contentType: asset.contentType, body: asset.body });
+      await route.abort("blockedbyclient");
+    } catch (err) {
+      // The page went away (closed, crashed) while its request waited: nothing is left to answer.
+      log().debug({ err }, "a page request could not be answered");
+    }
   }
 
   /** A free slot, waiting for one while all are busy. */

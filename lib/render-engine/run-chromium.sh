@@ -1,0 +1,26 @@
+#!/bin/sh
+# The worker's browser launcher (lib/render-engine/containment.ts). Playwright runs this script in
+# place of Chromium and passes its arguments; the script hands Chromium an environment holding
+# nothing of Folio's, gives it the temporary profile Playwright made, and, when the worker runs as
+# root, becomes the unprivileged browser user first. Its own inputs come from the environment
+# Playwright was given: FOLIO_CHROMIUM (the browser), FOLIO_CHROMIUM_UID and _GID (optional).
+set -eu
+profile=
+for arg in "$@"; do
+  case $arg in --user-data-dir=*) profile=${arg#--user-data-dir=} ;; esac
+done
+[ -n "$profile" ] || { echo "run-chromium.sh: no --user-data-dir argument" >&2; exit 2; }
+browser=$FOLIO_CHROMIUM
+uid=${FOLIO_CHROMIUM_UID:-}
+gid=${FOLIO_CHROMIUM_GID:-}
+# why HOME and TMPDIR are the profile: whatever Chromium writes (caches, fontconfig, shared memory
+# files under --disable-dev-shm-usage) stays in the folder Playwright deletes when the browser closes.
+set -- /usr/bin/env -i HOME="$profile" TMPDIR="$profile" XDG_CONFIG_HOME="$profile" XDG_CACHE_HOME="$profile" \
+  PATH=/usr/bin:/bin LANG=C.UTF-8 "$browser" "$@"
+if [ -n "$uid" ]; then
+  chown "$uid:$gid" "$profile"
+  # why no capability is kept and no_new_privs is set: the browser user must not regain root's rights
+  # through a setuid program; Chromium's namespace sandbox works under no_new_privs.
+  exec /usr/bin/setpriv --reuid="$uid" --regid="$gid" --clear-groups --inh-caps=-all --no-new-privs -- "$@"
+fi
+exec "$@"
