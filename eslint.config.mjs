@@ -12,6 +12,19 @@ const noDrizzleOutsideData = {
   },
 };
 
+// why: domain code throws AppError and returns data; only the transport turns them into answers
+// (the envelope, statuses, headers). lib/server wires the transport, lib/jobs prunes the rate-limit
+// windows lib/http keeps, and lib/testing drives it.
+const noTransportInDomain = {
+  files: ["lib/**/*.ts"],
+  ignores: ["lib/http/**", "lib/server/**", "lib/jobs/**", "lib/testing/**"],
+  rules: {
+    "no-restricted-imports": ["error", {
+      patterns: [{ regex: "^(@/lib/|(\\.\\./)+)http(/|$)", message: "Domain code does not know the transport: throw AppError (lib/errors.ts) and return data." }],
+    }],
+  },
+};
+
 const config = [
   { ignores: [".next/**", ".data/**", "node_modules/**", "drizzle/**", "next-env.d.ts"] },
   ...nextVitals,
@@ -22,6 +35,7 @@ const config = [
     },
   },
   noDrizzleOutsideData,
+  noTransportInDomain,
 ];
 
 export default config;

@@ -1,5 +1,4 @@
-import { AppError, badRequest, invalidValue } from "../errors";
-import { joinPath } from "./errors";
+import { AppError, badRequest, invalidValue, joinPath } from "../errors";
 
 export const MiB = 1024 * 1024;
 

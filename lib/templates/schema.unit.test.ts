@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { fromZodError } from "../http/errors";
+import { fromZodError } from "../errors";
 import { Component, ComponentContent, Composition, componentTemplateJsonSchema, LIMITS, NodeDocument } from "./schema";
 
 /**
