@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "../testing/factories";
@@ -294,6 +296,10 @@ describe("apiRoute: unknown endpoints", () => {
     ["PATCH", "/v1/renders"],
     ["DELETE", "/v1/audit-events"],
     ["POST", "/v1/templates/schema"],
+    ["PUT", "/v1/renders/rnd_x/cancel"],
+    // A named segment wins over [id], as in Next's routing, although templates/[id] has these methods.
+    ["PATCH", "/v1/templates/schema"],
+    ["DELETE", "/v1/templates/delete"],
   ])("answers %s to %s, a path whose route lacks that method, with the 404 envelope naming the endpoint", async (method, path) => {
     const res = await call(path, { method, body: method === "DELETE" ? undefined : { anything: true } });
     const e = expectEnvelope(res, 404, "NOT_FOUND");
@@ -303,6 +309,43 @@ describe("apiRoute: unknown endpoints", () => {
   it("still answers the methods a route has, and HEAD for a GET route", async () => {
     expect((await call("/v1/instance")).status).toBe(200);
     expect((await fetch(`${inject("baseUrl")}/v1/instance`, { method: "HEAD" })).status).toBe(200);
+    const w = await createTestWorkspace();
+    expectEnvelope(await call("/v1/templates/tpl_missing", { method: "PATCH", key: w.key, body: { name: "x" } }), 404, "NOT_FOUND");
+    expect((await call("/v1/templates/schema", { key: w.key })).status).toBe(200);
+  });
+
+  it.each(["/v1/instance", "/v1/no-such-thing"])("answers TRACE %s (a method no route has) with the 404 envelope", async (path) => {
+    const r = await rawRequest(path, { method: "TRACE", headers: {}, end: true });
+    expect(rawEnvelope(r, 404, "NOT_FOUND").message).toBe(`No endpoint TRACE ${path}`);
+  });
+});
+
+describe("every path of the web server answers through the same steps", () => {
+  /** The web server's log lines of one request id (the log file global-setup gave the server). */
+  const logLines = (requestId: string) => {
+    const file = path.join(inject("dataDir"), `web-${new URL(inject("baseUrl")).port}.log`);
+    return fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l.includes(`"requestId":"${requestId}"`))
+      .map((l) => JSON.parse(l) as { msg: string; method?: string; path?: string; status?: number; durationMs?: number });
+  };
+
+  it.each([
+    ["an API route", "GET", "/v1/instance", 200],
+    ["an API route without Next.js", "POST", "/v1/renders", 401],
+    ["a download link", "GET", "/v1/storage/downloads/garbage", 403],
+    ["an unknown path", "GET", "/v1/no-such-thing", 404],
+    ["a method the path lacks", "PUT", "/v1/instance", 404],
+  ])("%s: the caller's request id on the answer and one log line with method, path, status and duration", async (_name, method, path, status) => {
+    const requestId = `trace.steps-${crypto.randomUUID()}`;
+    const res = await call(path, { method, headers: { "x-request-id": requestId }, body: method === "GET" ? undefined : {} });
+    expect(res.status).toBe(status);
+    expect(res.headers.get("x-request-id")).toBe(requestId);
+    await expect.poll(() => logLines(requestId).filter((l) => l.msg === "request"), { timeout: 5000 }).toHaveLength(1);
+    const [line] = logLines(requestId).filter((l) => l.msg === "request");
+    expect(line).toMatchObject({ method, status, durationMs: expect.any(Number) });
+    expect(path.startsWith(line!.path!)).toBe(true); // downloads log the prefix, never the token
   });
 });
 

@@ -3,17 +3,12 @@ import { z } from "zod";
 import { requireScope, type Ctx } from "../auth/context";
 import type { Scope } from "../auth/scopes";
 import { sessionCtx } from "../auth/session";
-import { config } from "../config";
 import { AppError, forbidden, fromZodError, unauthorized } from "../errors";
 import { IdempotencyKey } from "../idempotency";
 import { authenticateKey } from "../keys";
-import { log } from "../log";
 import { hasBody, MiB, readJsonBody } from "./body";
-import { addressBucket, clientAddress } from "./client-address";
-import { toErrorResponse } from "./errors";
-import { countRequest } from "./rate-limit";
-import { requestIdFrom } from "./request-id";
 import { Reply } from "./reply";
+import { beginRequest, countApiRequest, errorAnswer, logRequest } from "./steps";
 
 type Auth = "apiKey" | "session" | "apiKeyOrSession" | "none";
 
@@ -60,14 +55,12 @@ export function apiRoute<
   P extends z.ZodType = typeof AnyParams,
 >(options: Options<A, B, Q, P>, handler: (input: Input<A, B, Q, P>) => Promise<unknown> | unknown) {
   return async (req: Request, routeCtx?: RouteContext): Promise<Response> => {
-    const started = performance.now();
-    const requestId = requestIdFrom(req.headers.get("x-request-id"));
+    const x = beginRequest(req.headers.get("x-request-id"));
     const url = new URL(req.url);
-    const logger = log().child({ requestId });
     let response: Response;
     try {
-      await countRequest(`api:${addressBucket(clientAddress(req.headers))}`, config().API_RATE_LIMIT_PER_MINUTE);
-      const ctx = await authenticate(req, options.auth ?? "apiKey", requestId);
+      await countApiRequest(req.headers);
+      const ctx = await authenticate(req, options.auth ?? "apiKey", x.requestId);
       if (options.scope && ctx) requireScope(ctx, options.scope);
       const body = (await parseBody(req, options.body ?? NoBody, options.bodyLimit ?? MiB)) as z.output<B>;
       const query = parseWith(options.query ?? NoQuery, queryObject(url), ["query"]) as z.output<Q>;
@@ -79,23 +72,19 @@ export function apiRoute<
         query,
         params,
         req,
-        requestId,
+        requestId: x.requestId,
         idempotencyKey,
-        log: logger,
+        log: x.log,
       });
       response = toResponse(result);
     } catch (err) {
-      response = toErrorResponse(err, requestId, logger);
+      response = errorAnswer(x, err);
     }
-    response.headers.set("x-request-id", requestId);
-    logger.info(
-      { method: req.method, path: url.pathname, status: response.status, durationMs: Math.round(performance.now() - started) },
-      "request",
-    );
+    response.headers.set("x-request-id", x.requestId);
+    logRequest(x, req.method, url.pathname, response.status);
     return response;
   };
 }
-
 
 async function authenticate(req: Request, auth: Auth, requestId: string): Promise<Ctx | undefined> {
   if (auth === "none") return undefined;

@@ -3,6 +3,9 @@ import { config, parseCidr, parseIp } from "../config";
 /** Set by lib/server/web.ts from the socket, after removing any copy the client sent. */
 export const SOCKET_ADDRESS_HEADER = "x-folio-client-ip";
 
+/** What the address needs of a request's headers: a fetch Request's, or a Node request's read alike. */
+export type HeaderSource = Pick<Headers, "get">;
+
 let trusted: { bytes: Uint8Array; prefix: number }[] | undefined;
 
 function inRange(ip: Uint8Array, range: { bytes: Uint8Array; prefix: number }) {
@@ -24,7 +27,7 @@ function isTrusted(ip: Uint8Array) {
  * The client's address: the socket's, or behind a trusted proxy the nearest X-Forwarded-For hop
  * that is not itself a trusted proxy. X-Forwarded-For from anyone else is ignored.
  */
-export function clientAddress(headers: Headers): Uint8Array | null {
+export function clientAddress(headers: HeaderSource): Uint8Array | null {
   const socket = parseIp(headers.get(SOCKET_ADDRESS_HEADER) ?? "");
   if (!socket || !isTrusted(socket)) return socket;
   const hops = (headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim()).filter(Boolean);

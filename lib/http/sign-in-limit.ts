@@ -1,8 +1,6 @@
-import { log } from "../log";
 import { addressBucket, clientAddress } from "./client-address";
-import { toErrorResponse } from "./errors";
 import { countRequest } from "./rate-limit";
-import { requestIdFrom } from "./request-id";
+import { beginRequest, errorAnswer } from "./steps";
 
 /** spec: Limits > Request rates: console sign-in attempts per client address; cannot be changed. */
 export const SIGN_IN_ATTEMPTS_PER_MINUTE = 10;
@@ -17,9 +15,6 @@ export async function refuseExcessSignIn(req: Request): Promise<Response | undef
     await countRequest(`signin:${addressBucket(clientAddress(req.headers))}`, SIGN_IN_ATTEMPTS_PER_MINUTE, new Date(), "sign-in attempts");
     return undefined;
   } catch (err) {
-    const requestId = requestIdFrom(req.headers.get("x-request-id"));
-    const res = toErrorResponse(err, requestId, log().child({ requestId }));
-    res.headers.set("x-request-id", requestId);
-    return res;
+    return errorAnswer(beginRequest(req.headers.get("x-request-id")), err);
   }
 }

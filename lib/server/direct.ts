@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
+import { sendWhole } from "../http/node";
 
 type Handler = (req: Request) => Promise<Response>;
 
@@ -22,10 +23,7 @@ export async function runDirect(handler: Handler, req: IncomingMessage, res: Ser
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
     duplex: "half",
   } as RequestInit);
-  const response = await handler(request);
-  // why whole: the route answers small JSON; headers and body leave in one write.
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(body);
+  // why whole: the routes run here answer small JSON.
+  await sendWhole(res, await handler(request));
   if (hasBody && !req.readableEnded) req.resume(); // a body the handler refused unread: drain it
 }

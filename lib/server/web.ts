@@ -5,10 +5,13 @@ import { config, ConfigError } from "../config";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
+import { sendFailure, sendWhole } from "../http/node";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
-import { answerUnknownMethodsWithEnvelope } from "../http/node-unknown-method";
+import { beginRequest } from "../http/steps";
+import { unknownEndpointAnswer } from "../http/unknown-endpoint";
 import { POST as createRenderRoute } from "../../app/v1/renders/route";
 import { runDirect } from "./direct";
+import { loadEndpoints } from "./endpoints";
 import { boss, stopBoss } from "../jobs/boss";
 import { flushLogs, log } from "../log";
 import { listenForEndedRenders } from "../renders/events";
@@ -28,22 +31,24 @@ async function main() {
   // Warm what the first render request would otherwise wait for.
   await Promise.all([boss(), listenForEndedRenders()]);
 
-  const app = next({ dev: false, dir: path.resolve(__dirname, "../.."), hostname: cfg.HOST, port: cfg.PORT });
+  const root = path.resolve(__dirname, "../..");
+  const app = next({ dev: false, dir: root, hostname: cfg.HOST, port: cfg.PORT });
   await app.prepare();
   const handle = app.getRequestHandler();
+  const endpoints = await loadEndpoints(path.join(root, "app"));
   const origin = `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${cfg.PORT}`;
-  const fail = (res: http.ServerResponse) => (err: unknown) => {
-    log().error({ err }, "direct route failed");
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { code: "INTERNAL", message: "Internal error", retryable: false } }));
-  };
   const server = http.createServer((req, res) => {
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+    const method = req.method ?? "GET";
     const pathname = (req.url ?? "/").split("?")[0]!;
-    if (req.method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);
+    if (method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);
     // The render hot path skips Next.js routing; same handler as app/v1/renders/route.ts.
-    if (req.method === "POST" && pathname === "/v1/renders") return void runDirect(createRenderRoute, req, res, origin).catch(fail(res));
-    if (pathname.startsWith("/v1/")) answerUnknownMethodsWithEnvelope(req, res, pathname);
+    if (method === "POST" && pathname === "/v1/renders") {
+      return void runDirect(createRenderRoute, req, res, origin).catch((err) => sendFailure(beginRequest(req.headers["x-request-id"]), res, err));
+    }
+    if (pathname.startsWith("/v1/") && endpoints.lacks(method, pathname)) {
+      return void sendWhole(res, unknownEndpointAnswer(method, pathname, req.headers["x-request-id"]));
+    }
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
