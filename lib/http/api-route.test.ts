@@ -320,6 +320,21 @@ describe("apiRoute: unknown endpoints", () => {
   });
 });
 
+describe("paths whose percent-encoding does not decode", () => {
+  it.each([
+    ["GET", "/v1/renders/%E0"],
+    ["POST", "/v1/renders/%E0/cancel"],
+    ["GET", "/v1/templates/abc%C0%AF"],
+    ["GET", "/v1/%E0"],
+    ["PUT", "/v1/%zz/x"],
+    ["GET", "/api/auth/%E0"],
+  ])("answer %s %s with 400 BAD_REQUEST in the envelope, never 500", async (method, path) => {
+    const w = await createTestWorkspace();
+    const res = await call(path, { method, key: w.key, body: method === "GET" ? undefined : {} });
+    expect(expectEnvelope(res, 400, "BAD_REQUEST").message).toContain("percent-encoded");
+  });
+});
+
 describe("every path of the web server answers through the same steps", () => {
   /** The web server's log lines of one request id (the log file global-setup gave the server). */
   const logLines = (requestId: string) => {

@@ -111,6 +111,16 @@ describe("GET /v1/storage/downloads/{token}", () => {
   });
 
   it.each([
+    ["a lone byte that is no UTF-8", "%E0"],
+    ["a percent sign alone", "%"],
+    ["percent and no hex", "%zz"],
+    ["a cut-off sequence after a valid part", "abc%E0%A4"],
+    ["an overlong encoding", "%C0%AF"],
+  ])("answers 403 FORBIDDEN, not 500, for percent-encoding that does not decode: %s", async (_name, token) => {
+    expectError(await fetchToken(token), 403, "FORBIDDEN");
+  });
+
+  it.each([
     ["a small file, sent whole", 100_000],
     ["a file over 1 MiB, streamed", 3 * 1024 * 1024 + 7],
   ])("serves every byte of %s, with its length", async (_name, size) => {

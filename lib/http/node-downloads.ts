@@ -16,7 +16,9 @@ export async function serveDownload(req: IncomingMessage, res: ServerResponse, p
   const x = beginRequest(req.headers["x-request-id"]);
   try {
     await countApiRequest(headersOf(req));
-    const file = await downloadByToken(decodeURIComponent(pathname.slice(DOWNLOAD_PREFIX.length)));
+    // why not percent-decoded: a token is base64url, which needs no encoding; anything encoded is
+    // not a token Folio issued and fails verification like any other, with 403.
+    const file = await downloadByToken(pathname.slice(DOWNLOAD_PREFIX.length));
     res.writeHead(200, { ...fileHeaders(file), "x-request-id": x.requestId });
     if (file.body instanceof Uint8Array) res.end(file.body);
     else await pipeline(file.body, res); // a client that goes away ends the file's stream too

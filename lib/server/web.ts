@@ -8,7 +8,7 @@ import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
 import { sendFailure, sendWhole } from "../http/node";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
 import { beginRequest } from "../http/steps";
-import { unknownEndpointAnswer } from "../http/unknown-endpoint";
+import { decodes, refusalAnswer, undecodablePath, unknownEndpoint } from "../http/refusals";
 import { POST as createRenderRoute } from "../../app/v1/renders/route";
 import { runDirect } from "./direct";
 import { loadEndpoints } from "./endpoints";
@@ -37,6 +37,12 @@ async function main() {
   const handle = app.getRequestHandler();
   const endpoints = await loadEndpoints(path.join(root, "app"));
   const origin = `http://${cfg.HOST === "0.0.0.0" ? "127.0.0.1" : cfg.HOST}:${cfg.PORT}`;
+  /** What Next.js would answer badly: a method a /v1 path lacks (a bare 405), a path that does not decode (a 500). */
+  const refuseBeforeNext = (method: string, pathname: string) => {
+    if (pathname.includes("%") && !decodes(pathname)) return undecodablePath(pathname);
+    if (pathname.startsWith("/v1/") && endpoints.lacks(method, pathname)) return unknownEndpoint(method, pathname);
+    return undefined;
+  };
   const server = http.createServer((req, res) => {
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
     const method = req.method ?? "GET";
@@ -46,9 +52,8 @@ async function main() {
     if (method === "POST" && pathname === "/v1/renders") {
       return void runDirect(createRenderRoute, req, res, origin).catch((err) => sendFailure(beginRequest(req.headers["x-request-id"]), res, err));
     }
-    if (pathname.startsWith("/v1/") && endpoints.lacks(method, pathname)) {
-      return void sendWhole(res, unknownEndpointAnswer(method, pathname, req.headers["x-request-id"]));
-    }
+    const refusal = refuseBeforeNext(method, pathname);
+    if (refusal) return void sendWhole(res, refusalAnswer(refusal, method, pathname, req.headers["x-request-id"]));
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;

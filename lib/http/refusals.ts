@@ -1,0 +1,28 @@
+import { AppError, badRequest } from "../errors";
+import { beginRequest, errorAnswer, logRequest } from "./steps";
+
+/**
+ * The answer to a request refused before any route ran: the envelope and the log line. Such a
+ * request names no endpoint, so it is not counted against the rate limit.
+ */
+export function refusalAnswer(err: AppError, method: string, path: string, givenId: string | string[] | null | undefined): Response {
+  const x = beginRequest(givenId);
+  const response = errorAnswer(x, err);
+  logRequest(x, method, path, response.status);
+  return response;
+}
+
+/** spec: Versioning 3: 404 to an unknown endpoint; an endpoint is a method and a path, whatever the body. */
+export const unknownEndpoint = (method: string, path: string) => new AppError("NOT_FOUND", `No endpoint ${method} ${path}`);
+
+/** True when the path's percent-encoding decodes to UTF-8; a path that does not names nothing. */
+export function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const undecodablePath = (path: string) => badRequest(`The path ${path} is not valid percent-encoded UTF-8`);
