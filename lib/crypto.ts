@@ -1,4 +1,4 @@
-import { createSecretKey, hkdfSync, type KeyObject } from "node:crypto";
+import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from "node:crypto";
 import { config } from "./config";
 
 const derived = new Map<string, Buffer>();
@@ -20,4 +20,31 @@ export function deriveKeyObject(purpose: string): KeyObject {
   let k = keyObjects.get(purpose);
   if (!k) keyObjects.set(purpose, (k = createSecretKey(deriveKey(purpose))));
   return k;
+}
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/**
+ * `plain` encrypted and authenticated with AES-256-GCM under the key for `purpose`, with a fresh
+ * random IV, as base64url: it reveals nothing but its length, and any change makes `unseal` fail.
+ */
+export function seal(purpose: string, plain: Buffer): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", deriveKeyObject(purpose), iv, { authTagLength: TAG_BYTES });
+  return Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]).toString("base64url");
+}
+
+/** What `seal` sealed for `purpose`; undefined for anything else (altered, cut, another key or purpose). */
+export function unseal(purpose: string, sealed: string): Buffer | undefined {
+  const bytes = Buffer.from(sealed, "base64url");
+  // why canonical: base64url decoding skips stray characters and unused bits; one token, one text.
+  if (bytes.length < IV_BYTES + TAG_BYTES || bytes.toString("base64url") !== sealed) return undefined;
+  const decipher = createDecipheriv("aes-256-gcm", deriveKeyObject(purpose), bytes.subarray(0, IV_BYTES), { authTagLength: TAG_BYTES });
+  decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+  try {
+    return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    return undefined; // the tag does not match
+  }
 }

@@ -9,8 +9,6 @@ import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { createRender } from "@/lib/testing/renders";
 
-const base64url = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 /** A succeeded render of a fresh workspace, with its link's token and its stored file key. */
 async function succeededRender(text = "download me") {
   const w = await createTestWorkspace();
@@ -32,11 +30,29 @@ function tokenOf(url: string): string {
 /** The link for a token on the server under test, requested without any credential. */
 const fetchToken = (token: string) => api(`/v1/storage/downloads/${token}`);
 
-/** The token with its character at `i` replaced by another base64url character. */
-function changeChar(s: string, i: number): string {
-  const c = s[i]!;
-  const other = base64url[(base64url.indexOf(c) + 17) % 64]!;
-  return s.slice(0, i) + other + s.slice(i + 1);
+/**
+ * Every text a token could be read as: the token itself, and each of its parts (split at any
+ * character outside base64url) decoded as base64 and base64url from each of the four offsets of a
+ * base64 group, as UTF-8 and as Latin-1.
+ */
+function readings(token: string): string[] {
+  const out = [token];
+  for (const part of [token, ...token.split(/[^A-Za-z0-9_-]+/)]) {
+    for (let offset = 0; offset < 4; offset++) {
+      for (const encoding of ["base64", "base64url"] as const) {
+        const bytes = Buffer.from(part.slice(offset), encoding);
+        out.push(bytes.toString("utf8"), bytes.toString("latin1"));
+      }
+    }
+  }
+  return out;
+}
+
+/** The token's bytes with one bit flipped at `i` (negative: from the end), as a token again. */
+function flipBit(token: string, i: number): string {
+  const bytes = Buffer.from(token, "base64url");
+  bytes[i < 0 ? bytes.length + i : i]! ^= 0x01;
+  return bytes.toString("base64url");
 }
 
 describe("GET /v1/storage/downloads/{token}", () => {
@@ -58,23 +74,33 @@ describe("GET /v1/storage/downloads/{token}", () => {
     expect(again.headers.get("x-request-id")).toBe("trace.download-1");
   });
 
-  it("answers 403 FORBIDDEN for a link altered in its signature or its payload", async () => {
+  it("gives a token that says nothing: no storage key, workspace, render, file name or type in any reading of it", async () => {
     const r = await succeededRender();
-    const [payload, mac] = r.token.split(".") as [string, string];
+    const secrets = [r.fileKey, r.w.id, r.w.id.slice(3), r.id, r.id.slice(4), `${r.id}.pdf`, "renders/", "application/pdf"];
+    for (const text of readings(r.token)) {
+      for (const s of secrets) expect(text.includes(s), `the token reveals ${s}`).toBe(false);
+    }
+    expect(r.token.length).toBeLessThanOrEqual(300); // short enough for any URL
+    // Two links to the same file share nothing a reader could match.
+    const again = await api(`/v1/renders/${r.id}`, { key: r.w.key });
+    const other = tokenOf(again.body.result.downloadUrl);
+    expect(other).not.toBe(r.token);
+    expect(other.slice(0, 16)).not.toBe(r.token.slice(0, 16));
+    expect((await fetchToken(other)).status).toBe(200);
+  });
+
+  it("answers 403 FORBIDDEN for a token with any byte altered, cut short or lengthened", async () => {
+    const r = await succeededRender();
+    const length = Buffer.from(r.token, "base64url").length;
+    const positions = [0, 5, 11, 12, 20, Math.floor(length / 2), -17, -16, -8, -1];
+    const bytes = Buffer.from(r.token, "base64url");
     const cases = [
-      `${payload}.${changeChar(mac, 10)}`,
-      `${payload}.${changeChar(mac, 0)}`,
-      `${changeChar(payload, Math.floor(payload.length / 2))}.${mac}`,
-      `${changeChar(payload, 3)}.${mac}`,
-      // A payload re-made with a later expiry keeps the old signature.
-      (() => {
-        const grant = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as [string, string, string, number];
-        grant[3] += 3_600_000;
-        return `${Buffer.from(JSON.stringify(grant)).toString("base64url")}.${mac}`;
-      })(),
-      `${payload}.${mac}x`,
-      `${payload}.${mac}.${mac}`,
-      `${payload}`,
+      ...positions.map((i) => flipBit(r.token, i)),
+      bytes.subarray(0, -1).toString("base64url"),
+      bytes.subarray(1).toString("base64url"),
+      Buffer.concat([bytes, Buffer.from([0])]).toString("base64url"),
+      `${r.token}A`,
+      r.token.slice(0, -1),
     ];
     for (const token of cases) {
       const e = expectError(await fetchToken(token), 403, "FORBIDDEN");
@@ -106,6 +132,8 @@ describe("GET /v1/storage/downloads/{token}", () => {
     ["dots only", "...."],
     ["2,000 characters", "x".repeat(2000)],
     ["an empty payload with a signature-sized part", `e30.${"A".repeat(43)}`],
+    ["base64url of readable JSON", Buffer.from('["renders/x.pdf","application/pdf","x.pdf",9999999999999]').toString("base64url")],
+    ["zeros the length of a real token", "A".repeat(218)],
   ])("answers 403 FORBIDDEN for a garbage token: %s", async (_name, token) => {
     expectError(await fetchToken(encodeURIComponent(token)), 403, "FORBIDDEN");
   });
