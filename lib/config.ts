@@ -45,8 +45,10 @@ const EnvSchema = z.object({
   /** The unprivileged user the worker's browser runs as when the worker runs as root (scripts/ensure-system.sh creates it). */
   CHROMIUM_USER: z.string().regex(/^[a-z_][a-z0-9_-]*$/, "must be a user name").default("folio-render"),
   WORKER_CONCURRENCY: int(1, 64).optional(),
-  /** When set, the worker answers GET /healthz and /readyz on this port (127.0.0.1 and beyond, per HOST). */
+  /** When set, the worker answers GET /healthz and /readyz on this port. */
   WORKER_HEALTH_PORT: int(1, 65535).optional(),
+  /** The interface of the worker's health port; loopback unless an orchestrator must reach it from outside. */
+  WORKER_HEALTH_HOST: z.string().min(1).default("127.0.0.1"),
   DEPLOYMENT_MODE: z.enum(["self-hosted", "hosted"]).default("self-hosted"),
   RETENTION_DAYS: int(1, 3650).default(30),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),

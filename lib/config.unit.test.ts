@@ -12,7 +12,7 @@ const VARIABLES = [
   "WEBHOOK_ALLOW_PRIVATE_NETWORKS", "DESTINATION_ALLOW_PRIVATE_NETWORKS", "RENDER_TIMEOUT_MS", "RENDER_MAX_PAGES",
   "RENDER_MAX_OUTPUT_BYTES", "RENDER_MAX_INPUT_BYTES", "RENDER_MAX_WASM_BYTES", "RENDER_MAX_HEAP_BYTES",
   "WORKER_MEMORY_LIMIT", "API_RATE_LIMIT_PER_MINUTE", "TRUSTED_PROXY_RANGES", "DEPLOY_API_KEY", "ADMIN_EMAIL",
-  "ADMIN_PASSWORD", "LOG_LEVEL", "FOLIO_PROCESS",
+  "ADMIN_PASSWORD", "LOG_LEVEL", "FOLIO_PROCESS", "WORKER_HEALTH_PORT", "WORKER_HEALTH_HOST", "REPORTS_WAIT_MS",
 ];
 
 const GOOD_SECRET = Buffer.alloc(32, 1).toString("base64");
@@ -127,7 +127,16 @@ describe("config(): defaults", () => {
     expect(c.RENDER_MAX_PAGES).toBe(200);
     expect(c.RENDER_TIMEOUT_MS).toBe(60_000);
     expect(c.WORKER_CONCURRENCY).toBeGreaterThanOrEqual(1);
+    expect(c.WORKER_HEALTH_PORT).toBeUndefined();
     expect(c.SECRET_KEY).toEqual(Buffer.alloc(32, 1));
+  });
+
+  it("binds the worker's health port to loopback whatever HOST says, unless WORKER_HEALTH_HOST is set", () => {
+    Object.assign(process.env, { SECRET_KEY: GOOD_SECRET, HOST: "0.0.0.0" });
+    expect(config().WORKER_HEALTH_HOST).toBe("127.0.0.1");
+    resetConfigForTests();
+    process.env.WORKER_HEALTH_HOST = "0.0.0.0";
+    expect(config().WORKER_HEALTH_HOST).toBe("0.0.0.0");
   });
 
   it("treats an empty variable as unset", () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { queues } from "@/lib/jobs/catalog";
+import { cuttableDatabase } from "@/lib/testing/cuttable-database";
 import { freePort, startProcess, waitForHttp, type Started } from "@/lib/testing/server";
 
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-worker-"));
@@ -14,7 +15,7 @@ const lines = (file: string) =>
     .split("\n")
     .flatMap((l) => {
       try {
-        return [JSON.parse(l) as { msg?: string; level?: number; process?: string; signal?: string }];
+        return [JSON.parse(l) as { msg?: string; level?: number; process?: string; signal?: string; err?: { message?: string } }];
       } catch {
         return [];
       }
@@ -67,20 +68,36 @@ describe("worker", () => {
     expect(lines(logFile).find((l) => l.msg === "worker stopping")).toMatchObject({ signal: "SIGTERM" });
   });
 
-  it("answers /readyz with the database and the browser when WORKER_HEALTH_PORT is set", { timeout: 60_000 }, async () => {
+  it("answers /healthz and /readyz on WORKER_HEALTH_PORT, on loopback only, naming what is not ready without its error", { timeout: 90_000 }, async () => {
     const port = await freePort();
-    const w = startProcess(
-      "worker/index.ts",
-      { ...inject("serverEnv"), FOLIO_PROCESS: "worker", WORKER_HEALTH_PORT: String(port), HOST: "127.0.0.1" },
-      path.join(logDir, "worker-health.log"),
-    );
+    const logFile = path.join(logDir, "worker-health.log");
+    // A database of its own: this worker must not claim the suite's renders while its database is cut.
+    const database = await cuttableDatabase(inject("adminUrl"));
+    const env = { ...inject("serverEnv"), DATABASE_URL: database.url, FOLIO_PROCESS: "worker", WORKER_HEALTH_PORT: String(port), HOST: "0.0.0.0" };
+    const w = startProcess("worker/index.ts", env, logFile);
+    const readyz = async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
     try {
-      await waitForHttp(`http://127.0.0.1:${port}/readyz`, w.proc, 30_000);
-      const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
-      expect(ready).toMatchObject({ ok: true, checks: { database: "ok", browser: "ok" } });
+      await waitForHttp(`http://127.0.0.1:${port}/readyz`, w.proc, 30_000, logFile);
+      expect(await readyz()).toMatchObject({ status: 200, body: { ok: true, checks: { database: "ok", browser: "ok" }, browser: { sandbox: true } } });
       expect(await (await fetch(`http://127.0.0.1:${port}/healthz`)).json()).toEqual({ ok: true });
+
+      // HOST (the web server's interface) is 0.0.0.0, yet the health port listens on 127.0.0.1 alone:
+      // another loopback address of this machine reaches a server bound to 0.0.0.0, not this one.
+      await expect(fetch(`http://127.0.0.2:${port}/healthz`)).rejects.toThrow();
+
+      database.cut();
+      expect(await readyz()).toMatchObject({ status: 503, body: { ok: false, checks: { database: "unreachable", browser: "ok" } } });
+      await expect
+        .poll(() => lines(logFile).find((l) => l.msg === "not ready: the database does not answer"), { timeout: 5000 })
+        .toMatchObject({ level: 50, err: { message: expect.any(String) } });
+      database.restore();
+      await expect.poll(async () => (await readyz()).status, { timeout: 15_000 }).toBe(200);
     } finally {
       await w.stop();
+      await database.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { config, ConfigError } from "@/lib/config";
-import { checkReady } from "@/lib/instance";
+import { checkDatabase, readiness } from "@/lib/instance";
 import { closeDb } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { boss, stopBoss } from "@/lib/jobs/boss";
@@ -38,7 +38,7 @@ async function main() {
   const every = (ms: number, fn: () => Promise<unknown>, what: string) =>
     setInterval(() => void fn().catch((err) => log().error({ err }, `${what} failed`)), ms);
   const timers = [every(LEASE_MS / 3, renewLeases, "lease renewal"), every(5_000, reapAbandonedRenders, "abandoned render check")];
-  const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.HOST, pool) : undefined;
+  const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.WORKER_HEALTH_HOST, pool) : undefined;
   log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment }, "worker started");
 
   let stopping = false;
@@ -68,14 +68,14 @@ async function main() {
 
 /** decisions.md: /healthz (process up) and /readyz (database reachable and, for a worker, browser launched). */
 function serveHealth(port: number, host: string, pool: BrowserPool) {
+  const answer = (res: http.ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   return http
     .createServer(async (req, res) => {
-      if (req.url === "/healthz") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ ok: true }));
+      if (req.url === "/healthz") return answer(res, 200, { ok: true });
       if (req.url !== "/readyz") return void res.writeHead(404).end();
-      const { ok: dbOk, checks } = await checkReady();
-      const ready = dbOk && pool.ready;
-      res.writeHead(ready ? 200 : 503, { "content-type": "application/json" });
-      res.end(JSON.stringify({ ok: ready, checks: { ...checks, browser: pool.ready ? "ok" : "not launched" }, ...containmentDetails(pool) }));
+      const ready = readiness({ database: await checkDatabase(), browser: pool.ready ? "ok" : "not launched" });
+      answer(res, ready.ok ? 200 : 503, { ...ready, ...containmentDetails(pool) });
     })
     .listen(port, host);
 }

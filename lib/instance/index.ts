@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import pkg from "../../package.json";
 import { config } from "../config";
 import { db } from "../db/client";
+import { log } from "../log";
 
 export type Instance = { name: "Folio"; version: string; deployment: "self-hosted" | "hosted"; apiVersion: "v1"; publicUrl: string };
 
@@ -11,12 +12,29 @@ export function getInstance(): Instance {
   return { name: "Folio", version: pkg.version, deployment: cfg.DEPLOYMENT_MODE, apiVersion: "v1", publicUrl: cfg.PUBLIC_URL };
 }
 
-/** Ready when the database answers. */
-export async function checkReady(): Promise<{ ok: boolean; checks: Record<string, "ok" | string> }> {
+/**
+ * A readiness answer: each named check says "ok" or, in a fixed word, what is not ready. The
+ * answer needs no credential, so it never carries an error's text; the error goes to the log.
+ */
+export type Readiness = { ok: boolean; checks: Record<string, string> };
+
+/** Ready when every check says "ok". */
+export function readiness(checks: Record<string, string>): Readiness {
+  return { ok: Object.values(checks).every((v) => v === "ok"), checks };
+}
+
+/** "ok" when the database answers, else "unreachable" (the error is logged). */
+export async function checkDatabase(): Promise<"ok" | "unreachable"> {
   try {
     await db().execute(sql`select 1`);
-    return { ok: true, checks: { database: "ok" } };
-  } catch (e) {
-    return { ok: false, checks: { database: (e as Error).message } };
+    return "ok";
+  } catch (err) {
+    log().error({ err }, "not ready: the database does not answer");
+    return "unreachable";
   }
+}
+
+/** The web process: ready when the database answers. */
+export async function checkReady(): Promise<Readiness> {
+  return readiness({ database: await checkDatabase() });
 }

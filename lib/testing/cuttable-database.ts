@@ -1,0 +1,62 @@
+import { randomBytes } from "node:crypto";
+import net from "node:net";
+import postgres from "postgres";
+import { createDatabase } from "../db/embedded";
+
+export type CuttableDatabase = {
+  /** The database's URL through the proxy: give it to the process under test. */
+  url: string;
+  /** Ends every connection through the proxy and refuses new ones, as in an outage. */
+  cut: () => void;
+  /** Lets connections through again. */
+  restore: () => void;
+  /** Stops the proxy and drops the database. */
+  close: () => Promise<void>;
+};
+
+/**
+ * A fresh database of its own on the test cluster, reached through a TCP proxy that can take it
+ * away: for tests of what a process does while its database is gone. A database of its own, so a
+ * worker started on it claims none of the suite's renders.
+ */
+export async function cuttableDatabase(adminUrl: string): Promise<CuttableDatabase> {
+  // why this name: global-setup drops folio_test_<start time>_* databases that a crashed run left.
+  const name = `folio_test_${Date.now()}_cut${randomBytes(3).toString("hex")}`;
+  await createDatabase(adminUrl, name);
+  const target = new URL(adminUrl);
+  const open = new Set<net.Socket>();
+  let cut = false;
+  const server = net.createServer((client) => {
+    if (cut) return void client.destroy();
+    const upstream = net.connect(Number(target.port), target.hostname);
+    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+      open.add(a);
+      a.on("error", () => b.destroy());
+      a.on("close", () => {
+        open.delete(a);
+        b.destroy();
+      });
+      a.pipe(b);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(adminUrl);
+  url.host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    cut: () => {
+      cut = true;
+      for (const s of open) s.destroy();
+    },
+    restore: () => {
+      cut = false;
+    },
+    close: async () => {
+      for (const s of open) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+      const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await sql.unsafe(`drop database if exists "${name}" with (force)`).finally(() => sql.end({ timeout: 5 }));
+    },
+  };
+}
