@@ -29,10 +29,14 @@ afterAll(async () => {
 });
 
 describe("worker", () => {
-  it("starts, schedules maintenance, and stops cleanly on SIGTERM", { timeout: 60_000 }, async () => {
+  it("starts, schedules maintenance, survives an unhandled rejection, and stops cleanly on SIGTERM", { timeout: 60_000 }, async () => {
     const logFile = path.join(logDir, "worker.log");
     const before = new Date();
-    worker = startProcess("worker/index.ts", { ...inject("serverEnv"), FOLIO_PROCESS: "worker" }, logFile);
+    // why a preloaded module: it gives the real worker a promise that rejects unhandled on SIGUSR2,
+    // without a hook for tests in the worker's code. Node's default would end the process (code 1).
+    const rejectOnSignal = `process.on("SIGUSR2", () => { Promise.reject(new Error("probe rejection")); });`;
+    const nodeOptions = [process.env.NODE_OPTIONS, `--import=data:text/javascript;base64,${Buffer.from(rejectOnSignal).toString("base64")}`];
+    worker = startProcess("worker/index.ts", { ...inject("serverEnv"), FOLIO_PROCESS: "worker", NODE_OPTIONS: nodeOptions.filter(Boolean).join(" ") }, logFile);
     const { proc } = worker;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       proc.once("exit", (code, signal) => resolve({ code, signal })),
@@ -45,6 +49,12 @@ describe("worker", () => {
       }, { timeout: 30_000, interval: 100 })
       .toBe(true);
     expect(lines(logFile).find((l) => l.msg === "worker started")).toMatchObject({ process: "worker", level: 30 });
+
+    proc.kill("SIGUSR2");
+    await expect
+      .poll(() => lines(logFile).find((l) => l.msg === "unhandled promise rejection"), { timeout: 10_000, interval: 100 })
+      .toMatchObject({ level: 50, err: { message: "probe rejection" } });
+    expect(proc.exitCode, read(logFile)).toBeNull(); // and it goes on to schedule and stop cleanly below
 
     const sql = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
     try {

@@ -22,6 +22,7 @@ import { handleRetention } from "./jobs/retention";
 async function main() {
   process.env.FOLIO_PROCESS ??= "worker";
   const cfg = config();
+  surviveUnhandledRejections();
   await runMigrations(cfg.DATABASE_URL!);
   protectDataDir();
   const pool = new BrowserPool(cfg.WORKER_CONCURRENCY);
@@ -64,6 +65,15 @@ async function main() {
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+/**
+ * Logs a promise rejection nobody handled instead of exiting, Node's default. why: one stray
+ * promise (a listener's callback, a timer's) must not end the renders in flight with it; the
+ * leases, drain loops and health answers carry on, and the log says what to fix.
+ */
+function surviveUnhandledRejections() {
+  process.on("unhandledRejection", (reason) => log().error({ err: reason }, "unhandled promise rejection"));
 }
 
 /** decisions.md: /healthz (process up) and /readyz (database reachable and, for a worker, browser launched). */
