@@ -57,6 +57,25 @@ export function authOptions(): NextAuthOptions {
 /** The origin the console is served from; unsafe session requests from any other origin are refused. */
 const consoleOrigin = () => new URL(config().PUBLIC_URL).origin;
 
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses an unsafe request (any method but GET, HEAD and OPTIONS) that does not show it comes
+ * from the console's own origin. why: a session is a cookie, which a browser sends whichever site
+ * made the request (CSRF). Browsers say where a request comes from in Origin and Sec-Fetch-Site,
+ * and no page can forge either: each one sent must name the console's origin, and one of them must
+ * be sent (every browser still supported sends at least one with an unsafe request).
+ */
+export function assertSameOrigin(req: Request) {
+  if (SAFE_METHODS.has(req.method)) return;
+  const origin = req.headers.get("origin");
+  const site = req.headers.get("sec-fetch-site");
+  const sameOrigin = (origin !== null || site !== null) && (origin === null || origin === consoleOrigin()) && (site === null || site === "same-origin");
+  if (!sameOrigin) {
+    throw forbidden("A console request that changes something must come from the console's own origin (Origin or Sec-Fetch-Site: same-origin)");
+  }
+}
+
 /**
  * The ctx of a person signed in to the console. The role is read again on every request, so a
  * changed role or a removed membership applies at once. Returns null when nobody is signed in.
@@ -64,11 +83,7 @@ const consoleOrigin = () => new URL(config().PUBLIC_URL).origin;
 export async function sessionCtx(req: Request, requestId: string): Promise<Ctx | null> {
   const session = await getServerSession(authOptions());
   if (!session?.userId || !session.workspaceId) return null;
-  const origin = req.headers.get("origin");
-  if (!["GET", "HEAD", "OPTIONS"].includes(req.method) && origin && origin !== consoleOrigin()) {
-    // why: the session is a cookie; a browser on another site must not be able to use it (CSRF).
-    throw forbidden("Cross-site requests with a console session are refused");
-  }
+  assertSameOrigin(req);
   const m = await findMembership(db(), session.userId, session.workspaceId);
   if (!m) throw unauthorized("Your console session no longer has access to this workspace; sign in again");
   return {

@@ -86,6 +86,9 @@ function rawEnvelope(r: RawResult, status: number, code: string) {
 
 const validKey = { name: "wrapper test", scopes: ["audit:read"] };
 
+/** The Origin the console's browser sends with its session cookie on an unsafe request. */
+const consoleOrigin = () => new URL(inject("baseUrl")).origin;
+
 describe("apiRoute: body handling (POST /v1/api-keys)", () => {
   // why one workspace here: every request below is refused before the handler runs, so none
   // changes anything that another case could see; signing in once keeps the file fast.
@@ -110,7 +113,7 @@ describe("apiRoute: body handling (POST /v1/api-keys)", () => {
 
   it("answers 415 BAD_REQUEST when content-type is missing", async () => {
     const body = Buffer.from(JSON.stringify(validKey));
-    const r = await rawRequest("/v1/api-keys", { headers: { cookie, "content-length": body.length }, chunks: [body], end: true });
+    const r = await rawRequest("/v1/api-keys", { headers: { cookie, origin: consoleOrigin(), "content-length": body.length }, chunks: [body], end: true });
     rawEnvelope(r, 415, "BAD_REQUEST");
   });
 
@@ -118,7 +121,7 @@ describe("apiRoute: body handling (POST /v1/api-keys)", () => {
     // Only 64 KiB of the announced 1 MiB + 1 are sent and the request is never ended: a server
     // that read the body before checking its size would never answer.
     const r = await rawRequest("/v1/api-keys", {
-      headers: { cookie, "content-type": "application/json", "content-length": MiB + 1 },
+      headers: { cookie, origin: consoleOrigin(), "content-type": "application/json", "content-length": MiB + 1 },
       chunks: [Buffer.from(`{"name":"${"a".repeat(64 * 1024 - 9)}`)],
       end: false,
       timeoutMs: 5000,
@@ -131,7 +134,7 @@ describe("apiRoute: body handling (POST /v1/api-keys)", () => {
     const chunk = Buffer.alloc(64 * 1024, "a");
     const chunks = [Buffer.from('{"name":"'), ...Array.from({ length: MiB / chunk.length + 1 }, () => chunk)];
     const r = await rawRequest("/v1/api-keys", {
-      headers: { cookie, "content-type": "application/json", "transfer-encoding": "chunked" },
+      headers: { cookie, origin: consoleOrigin(), "content-type": "application/json", "transfer-encoding": "chunked" },
       chunks,
       end: false,
       timeoutMs: 5000,
@@ -157,7 +160,7 @@ describe("apiRoute: body handling (POST /v1/api-keys)", () => {
     const chunks: Buffer[] = [];
     for (let i = 0; i < text.length; i += 100_000) chunks.push(text.subarray(i, i + 100_000));
     const r = await rawRequest("/v1/api-keys", {
-      headers: { cookie, "content-type": "application/json", "transfer-encoding": "chunked" },
+      headers: { cookie, origin: consoleOrigin(), "content-type": "application/json", "transfer-encoding": "chunked" },
       chunks,
       end: true,
     });

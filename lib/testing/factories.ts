@@ -67,9 +67,17 @@ export function requestFrom(localAddress: string, url: string, opts: { method?: 
 
 /**
  * One attempt of next-auth's credentials flow over HTTP, as the console's form makes it, from
- * `from`: the CSRF token, then the credentials. Returns the answer and the session cookie, if any.
+ * `from`: the CSRF token, then the credentials, posted with the headers that say where the form
+ * was (`site`: by default the Origin a browser sends from the console's own page). Returns the
+ * answer and the session cookie, if any.
  */
-export async function signInAttempt(email: string, password: string, from: string, baseUrl = inject("baseUrl")) {
+export async function signInAttempt(
+  email: string,
+  password: string,
+  from: string,
+  baseUrl = inject("baseUrl"),
+  site: Record<string, string> = { origin: new URL(baseUrl).origin },
+) {
   const jar = new Map<string, string>();
   const keep = (res: RawResponse) => {
     for (const c of res.headers["set-cookie"] ?? []) {
@@ -84,7 +92,7 @@ export async function signInAttempt(email: string, password: string, from: strin
   const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
   const res = await requestFrom(from, `${baseUrl}/api/auth/callback/credentials`, {
     method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie() },
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookie(), ...site },
     body: new URLSearchParams({ csrfToken, email, password, json: "true" }).toString(),
   });
   keep(res);

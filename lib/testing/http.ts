@@ -11,20 +11,32 @@ export type ApiOptions = {
   body?: unknown;
   headers?: Record<string, string>;
   baseUrl?: string;
+  /**
+   * The Origin sent with `cookie` on an unsafe request, as the console's browser sends it: the
+   * server's own origin unless `headers` name another; null sends none.
+   */
+  origin?: string | null;
 };
+
+const SAFE_METHODS = ["GET", "HEAD", "OPTIONS"];
 
 /** One real HTTP request to the server under test; parses JSON answers. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function api<T = any>(path: string, opts: ApiOptions = {}): Promise<ApiResponse<T>> {
+  const baseUrl = opts.baseUrl ?? inject("baseUrl");
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers["x-api-key"] = opts.key;
-  if (opts.cookie) headers.cookie = opts.cookie;
   let body: string | undefined;
   if (opts.body !== undefined) {
     body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(`${opts.baseUrl ?? inject("baseUrl")}${path}`, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  const method = opts.method ?? (body ? "POST" : "GET");
+  if (opts.cookie) {
+    headers.cookie = opts.cookie;
+    if (!SAFE_METHODS.includes(method) && opts.origin !== null) headers.origin ??= opts.origin ?? new URL(baseUrl).origin;
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = undefined;
   if (res.headers.get("content-type")?.includes("application/json")) parsed = JSON.parse(text);

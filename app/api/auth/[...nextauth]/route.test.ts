@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { systemCtx } from "@/lib/auth/context";
 import { createTestWorkspace, randomLoopback, requestFrom, signInAttempt } from "@/lib/testing/factories";
-import { SIGN_IN_ATTEMPTS_PER_MINUTE } from "@/lib/http/sign-in-limit";
+import { SIGN_IN_ATTEMPTS_PER_MINUTE } from "@/lib/http/auth-guard";
 import { createUser } from "@/lib/users";
 
 let email: string;
@@ -59,5 +59,49 @@ describe("console sign-in attempts (spec: 10 a minute per client address)", () =
       }
     }
     expect((await signInAttempt(email, password, from)).cookie).toEqual(expect.any(String));
+  });
+});
+
+describe("next-auth's POSTs come from the console's own origin", () => {
+  const attacker = "https://attacker.example";
+
+  it.each([
+    ["without Origin or Sec-Fetch-Site", {}],
+    ["from another site", { origin: attacker }],
+    ["with Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
+  ])("refuses a sign-in posted %s with 403, before the password is checked or the attempt counted", { timeout: 90_000 }, async (_name, site) => {
+    await awayFromMinuteEdge();
+    const from = randomLoopback();
+    for (let i = 0; i < SIGN_IN_ATTEMPTS_PER_MINUTE + 2; i++) {
+      const refused = await signInAttempt(email, password, from, inject("baseUrl"), site);
+      expect(refused.cookie).toBeUndefined();
+      expect(refused.res.status).toBe(403);
+      expect(JSON.parse(refused.res.body)).toEqual({ error: { code: "FORBIDDEN", message: expect.stringMatching(/origin/i), retryable: false } });
+    }
+    // None of them was counted: the same address still signs in from the console's page.
+    expect((await signInAttempt(email, password, from)).cookie).toEqual(expect.any(String));
+  });
+
+  it("refuses a sign-out posted from another site even with next-auth's CSRF token; from the console it signs out", async () => {
+    const from = randomLoopback();
+    const { cookie } = await signInAttempt(email, password, from);
+    const base = inject("baseUrl");
+    const csrf = await requestFrom(from, `${base}/api/auth/csrf`, { headers: { cookie: cookie! } });
+    const csrfCookie = csrf.headers["set-cookie"]?.[0]?.split(";")[0] ?? "";
+    const { csrfToken } = JSON.parse(csrf.body) as { csrfToken: string };
+    const signOut = (origin: string) =>
+      requestFrom(from, `${base}/api/auth/signout`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: `${cookie}; ${csrfCookie}`, origin },
+        body: new URLSearchParams({ csrfToken, json: "true" }).toString(),
+      });
+    const refused = await signOut(attacker);
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body).error.code).toBe("FORBIDDEN");
+    expect(refused.headers["set-cookie"]).toBeUndefined();
+    // The same request from the console's page is next-auth's ordinary sign-out: it clears the session cookie.
+    const done = await signOut(new URL(base).origin);
+    expect(done.status).toBe(200);
+    expect(done.headers["set-cookie"]?.some((c) => /next-auth\.session-token=;/.test(c))).toBe(true);
   });
 });

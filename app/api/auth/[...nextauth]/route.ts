@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/session";
-import { refuseExcessSignIn } from "@/lib/http/sign-in-limit";
+import { refuseAuthPost } from "@/lib/http/auth-guard";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 type Handler = (req: Request, ctx: Ctx) => Promise<Response>;
@@ -12,14 +12,10 @@ async function handle(req: Request, ctx: Ctx) {
   return handler(req, ctx);
 }
 
-/** A POST to signin/* or callback/* is a sign-in attempt; past the limit it never reaches the password check. */
+/** A POST from another origin, or a sign-in attempt past the limit, never reaches next-auth. */
 async function post(req: Request, ctx: Ctx) {
   const [action] = (await ctx.params).nextauth;
-  if (action === "signin" || action === "callback") {
-    const refused = await refuseExcessSignIn(req);
-    if (refused) return refused;
-  }
-  return handle(req, ctx);
+  return (await refuseAuthPost(req, action)) ?? handle(req, ctx);
 }
 
 export { handle as GET, post as POST };
