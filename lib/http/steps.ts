@@ -8,7 +8,7 @@ import { countRequest } from "./rate-limit";
 /**
  * The steps every answer shares, whichever path serves the request: apiRoute, the handlers
  * lib/server/web.ts runs without Next.js (downloads, methods a path lacks), the catch-all of
- * unknown /v1 paths and the sign-in guard. One copy, so those paths cannot drift apart.
+ * unknown /v1 paths and the guard of next-auth's POSTs. One copy, so those paths cannot drift apart.
  */
 
 /** A request being answered: its id, a logger carrying the id, and when it started. */
