@@ -147,8 +147,9 @@ describe("a render whose worker dies", () => {
     await new Promise((r) => setTimeout(r, 500));
     const chromium = descendants(worker.proc.pid!).filter(isChromium);
     expect(chromium.length, "the worker's Chromium processes").toBeGreaterThan(0);
-    // The browser first (its renderers go with it), then anything left of it.
-    const main = chromium.filter((p) => p.ppid === worker.proc.pid);
+    // The browser first (its renderers go with it), then anything left of it. The browser is the
+    // Chromium process whose parent is not one (a launcher script may stand between it and the worker).
+    const main = chromium.filter((p) => !chromium.some((c) => c.pid === p.ppid));
     expect(main.length).toBeGreaterThan(0);
     for (const p of [...main, ...chromium]) {
       try {
