@@ -1,14 +1,20 @@
 import dgram from "node:dgram";
+import fs from "node:fs";
 import http from "node:http";
 import type net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/factories";
-import { pdfText } from "@/lib/testing/pdf";
+import { pdfFonts, pdfImages, pdfText } from "@/lib/testing/pdf";
 import { createRender, download, waitForState } from "@/lib/testing/renders";
 
 // The rendered page reaches no network: a listening server on this machine that the document
 // points at in every way a page can load something must see no request and no connection.
+// Addresses beyond loopback and DNS names are tested in network-sealed.test.ts, on a browser that
+// cannot send anything off this machine.
 
 /** A server on 127.0.0.1 that records every TCP connection, HTTP request, upgrade and UDP datagram. */
 type Recorder = { port: number; connections: number; requests: string[]; datagrams: number; reset: () => void; close: () => Promise<void> };
@@ -90,15 +96,15 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Renders with waitMs and returns the ended record and, when it succeeded, the PDF's text. */
-async function renderText(key: string, html: string) {
-  const res = await createRender(key, { document: { html }, waitMs: 20_000 });
+/** Renders with waitMs and returns the ended record and, when it succeeded, the PDF and its text. */
+async function renderText(key: string, html: string, margins: { header?: string; footer?: string } = {}) {
+  const res = await createRender(key, { document: { html, ...margins }, waitMs: 20_000 });
   expect([200, 202], res.text).toContain(res.status);
   const render = res.status === 200 ? res.body : await waitForState(key, res.body.id, undefined, { timeout: 40_000 });
-  if (render.state !== "succeeded") return { render, text: "" };
+  if (render.state !== "succeeded") return { render, text: "", bytes: new Uint8Array() };
   const file = await download(render.result.downloadUrl);
   expect(file.status).toBe(200);
-  return { render, text: pdfText(file.bytes) };
+  return { render, text: pdfText(file.bytes), bytes: file.bytes };
 }
 
 /** Waits a little for requests still on their way, then expects none to have arrived. */
@@ -225,5 +231,188 @@ describe("network block", () => {
     server.reset();
     const { text } = await renderText(w.key, html);
     expect(text).toContain("data image 7x3");
+  });
+});
+
+// Files on the worker's own disk that a document points at with file: URLs. Their contents are
+// markers that must never show in the output: not as text, image or font.
+const SECRET_TEXT = "fence-secret-text";
+const SECRET_CSS = "fence-secret-css";
+/** From fonts-dejavu-core (scripts/ensure-system.sh). A PDF names the fonts it uses, so pdffonts shows whether this one was. */
+const MONO_FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+let secrets: string;
+const secretUrl = (name: string) => pathToFileURL(path.join(secrets, name)).href;
+/** The sizes ("29x17") of the images a PDF draws: the secret image is 37 x 23, the data: control 29 x 17. */
+const imageSizes = (bytes: Uint8Array) => pdfImages(bytes).map((i) => `${i.width}x${i.height}`);
+const dataPng = () => `data:image/png;base64,${png(29, 17).toString("base64")}`;
+
+beforeAll(() => {
+  secrets = fs.mkdtempSync(path.join(os.tmpdir(), "folio-fence-"));
+  fs.chmodSync(secrets, 0o755); // readable by the worker even if it ran as another user
+  fs.writeFileSync(path.join(secrets, "secret.txt"), SECRET_TEXT);
+  fs.writeFileSync(path.join(secrets, "secret.html"), `<p>${SECRET_TEXT}</p>`);
+  fs.writeFileSync(path.join(secrets, "secret.css"), `.from-file::before { content: "${SECRET_CSS} "; }`);
+  fs.writeFileSync(path.join(secrets, "secret.png"), png(37, 23));
+  fs.copyFileSync(MONO_FONT, path.join(secrets, "secret.ttf"));
+});
+
+afterAll(() => {
+  if (secrets) fs.rmSync(secrets, { recursive: true, force: true });
+});
+
+describe("file: URLs", () => {
+  it("the document reads nothing from the worker's disk", async () => {
+    const w = await createTestWorkspace();
+    const u = secretUrl;
+    const dataFont = `data:font/ttf;base64,${fs.readFileSync(MONO_FONT).toString("base64")}`;
+    const html = `<!doctype html>
+      <script>function note(s) { const d = document.createElement("div"); d.textContent = s; document.getElementById("out").append(d); }</script>
+      <div id="out"></div>
+      <link rel="stylesheet" href="${u("secret.css")}" onload="note('stylesheet loaded')" onerror="note('stylesheet refused')">
+      <style>
+        @import url("${u("secret.css")}");
+        @font-face { font-family: DataFont; src: url("${dataFont}"); }
+        .bg { background: url("${u("secret.png")}"); width: 40px; height: 30px; }
+        ul { list-style-image: url("${u("secret.png")}"); }
+      </style>
+      <p class="from-file">stylesheet probe</p>
+      <p style="font-family: DataFont">data font control</p>
+      <div class="bg"></div>
+      <ul><li>list probe</li></ul>
+      <img src="${dataPng()}" alt="">
+      <img src="${u("secret.png")}" alt="" onload="note('img loaded')" onerror="note('img refused')">
+      <iframe src="${u("secret.txt")}"></iframe>
+      <iframe src="${u("secret.html")}"></iframe>
+      <object data="${u("secret.txt")}"></object>
+      <embed src="${u("secret.txt")}">
+      <video poster="${u("secret.png")}"></video>
+      <svg width="40" height="30"><image href="${u("secret.png")}" width="40" height="30"/></svg>
+      <script>
+        const url = ${JSON.stringify(u("secret.txt"))};
+        fetch(url).then((r) => r.text()).then((t) => note("fetch read " + t), () => note("fetch refused"));
+        try {
+          const x = new XMLHttpRequest();
+          x.onload = () => note("xhr read " + x.responseText);
+          x.onerror = () => note("xhr refused");
+          x.open("GET", url);
+          x.send();
+        } catch { note("xhr refused"); }
+        new FontFace("LocalFont", ${JSON.stringify(`url("${u("secret.ttf")}")`)}).load().then(() => note("font loaded"), () => note("font refused"));
+      </script>`;
+    const { render, text, bytes } = await renderText(w.key, html);
+    expect(render.state, JSON.stringify(render.error)).toBe("succeeded");
+    for (const refused of ["stylesheet refused", "img refused", "fetch refused", "xhr refused", "font refused"]) expect(text).toContain(refused);
+    expect(text).not.toMatch(/loaded|fetch read|xhr read/);
+    expect(text).not.toContain(SECRET_TEXT);
+    expect(text).not.toContain(SECRET_CSS);
+    // The controls: a data: image and a data: font do load, and the PDF shows them.
+    expect(imageSizes(bytes)).toContain("29x17");
+    expect(imageSizes(bytes)).not.toContain("37x23");
+    expect(pdfFonts(bytes).some((f) => f.endsWith("DejaVuSansMono"))).toBe(true);
+  });
+
+  it("the header and footer read nothing from the worker's disk; their data: images load", async () => {
+    const w = await createTestWorkspace();
+    const u = secretUrl;
+    const margin = (label: string) => `<div>${label} probe
+      <img src="${dataPng()}" alt="">
+      <img src="${u("secret.png")}" alt="">
+      <span style="display: inline-block; width: 40px; height: 30px; background: url('${u("secret.png")}')"></span>
+      <svg width="40" height="30"><image href="${u("secret.png")}" width="40" height="30"/></svg>
+      <link rel="stylesheet" href="${u("secret.css")}">
+      <style>@import url("${u("secret.css")}"); @font-face { font-family: LocalFont; src: url("${u("secret.ttf")}"); }</style>
+      <span class="from-file" style="font-family: LocalFont">${label} font probe</span>
+      <iframe src="${u("secret.txt")}"></iframe>
+      <object data="${u("secret.txt")}"></object>
+      <embed src="${u("secret.txt")}">
+    </div>`;
+    const { render, text, bytes } = await renderText(w.key, "<p>body</p>", { header: margin("header"), footer: margin("footer") });
+    expect(render.state, JSON.stringify(render.error)).toBe("succeeded");
+    expect(text).toContain("header font probe");
+    expect(text).toContain("footer font probe");
+    expect(text).not.toContain(SECRET_TEXT);
+    expect(text).not.toContain(SECRET_CSS);
+    expect(imageSizes(bytes)).toContain("29x17");
+    expect(imageSizes(bytes)).not.toContain("37x23");
+    expect(pdfFonts(bytes).filter((f) => f.endsWith("DejaVuSansMono"))).toEqual([]);
+  });
+});
+
+// Chromium draws the header and footer in a document of their own, outside the page and its request
+// routing; what they reference must reach nothing all the same.
+describe("header and footer", () => {
+  const base = () => `http://127.0.0.1:${server.port}`;
+
+  it("nothing they reference reaches a listening server on this machine", async () => {
+    const w = await createTestWorkspace();
+    const b = base();
+    const margin = (label: string) => `<div>${label} kept
+      <img src="${b}/${label}/img.png" alt="">
+      <img srcset="${b}/${label}/srcset.png 1x" alt="">
+      <picture><source srcset="${b}/${label}/source.png"><img src="${b}/${label}/picture.png" alt=""></picture>
+      <span style="display: inline-block; width: 9px; height: 9px; background: url('${b}/${label}/background.png')"></span>
+      <span style="display: inline-block; width: 9px; height: 9px; background-image: image-set('${b}/${label}/image-set.png' 1x)"></span>
+      <svg width="9" height="9"><image href="${b}/${label}/svg-image.png" width="9" height="9"/></svg>
+      <iframe src="${b}/${label}/frame"></iframe>
+      <object data="${b}/${label}/object"></object>
+      <embed src="${b}/${label}/embed">
+      <video src="${b}/${label}/video.mp4" poster="${b}/${label}/poster.png" autoplay muted></video>
+      <audio src="${b}/${label}/audio.mp3" autoplay></audio>
+      <input type="image" src="${b}/${label}/input.png" alt="">
+      <table background="${b}/${label}/table.png"><tr><td>cell</td></tr></table>
+      <link rel="dns-prefetch" href="${b}">
+      <link rel="preconnect" href="${b}">
+      <link rel="icon" href="${b}/${label}/favicon.ico">
+      <script src="${b}/${label}/script.js"></script>
+      <script>fetch(${JSON.stringify(`${b}/${label}/inline-script`)})</script>
+      <img src="broken" alt="" onerror="fetch('${b}/${label}/onerror'); new WebSocket('ws://127.0.0.1:${server.port}/${label}/ws'); navigator.sendBeacon('${b}/${label}/beacon')">
+      <svg onload="fetch('${b}/${label}/svg-onload')" width="1" height="1"></svg>
+      <a ping="${b}/${label}/ping" href="${b}/${label}/link">link</a>
+      <meta http-equiv="refresh" content="0;url=${b}/${label}/refresh">
+      <form action="${b}/${label}/form"><input name="a" autofocus onfocus="this.form.submit()"></form>
+    </div>`;
+    server.reset();
+    const { render, text } = await renderText(w.key, "<p>body</p>", { header: margin("header"), footer: margin("footer") });
+    await expectNothingReached();
+    expect(render.state, JSON.stringify(render.error)).toBe("succeeded");
+    expect(text).toContain("header kept");
+    expect(text).toContain("footer kept");
+  });
+
+  // Chromium prints the margins only once their document has loaded, and loads there never end: a
+  // header or footer that waits for a stylesheet, font or preload cannot be drawn. The render fails
+  // at once, naming the cause, and nothing is fetched.
+  const waiting: [string, "header" | "footer", () => string][] = [
+    ["a stylesheet link", "header", () => `<link rel="stylesheet" href="${base()}/style.css">`],
+    ["an @import", "header", () => `<style>@import url("${base()}/import.css");</style>`],
+    ["an @import of a string", "footer", () => `<style>@import "${base()}/import-string.css";</style>`],
+    ["a web font in use", "header", () => `<style>@font-face { font-family: Remote; src: url("${base()}/font.woff2"); }</style><span style="font-family: Remote">font</span>`],
+    ["a preload link", "footer", () => `<link rel="preload" as="style" href="${base()}/preload.css">`],
+    ["a prefetch link", "header", () => `<link rel="prefetch" href="${base()}/prefetch">`],
+  ];
+  for (const [what, where, html] of waiting) {
+    it(`${what} in the ${where} fetches nothing and fails the render as document_invalid`, async () => {
+      const w = await createTestWorkspace();
+      server.reset();
+      const { render } = await renderText(w.key, "<p>body</p>", { [where]: `<span>kept</span>${html()}` });
+      await expectNothingReached();
+      expect(render.state).toBe("failed");
+      expect(render.error).toMatchObject({ code: "RENDER_FAILED", diagnostic: "document_invalid" });
+      expect(render.error.message).toMatch(/header or footer/);
+    });
+  }
+
+  it("a data: stylesheet and @import style the header", async () => {
+    const w = await createTestWorkspace();
+    const css = (rule: string) => `data:text/css,${encodeURIComponent(rule)}`;
+    const header = `<link rel="stylesheet" href="${css(".a::before { content: 'styled by link' }")}">
+      <style>@import url("${css(".b::before { content: 'styled by import' }")}");</style>
+      <span class="a"></span> <span class="b"></span>`;
+    server.reset();
+    const { render, text } = await renderText(w.key, "<p>body</p>", { header });
+    await expectNothingReached();
+    expect(render.state, JSON.stringify(render.error)).toBe("succeeded");
+    expect(text).toContain("styled by link");
+    expect(text).toContain("styled by import");
   });
 });

@@ -241,6 +241,16 @@ function classifyBrowserError(e: unknown, job: RenderJob): Error {
       ? new RenderFailure("RENDER_FAILED", "image_page_missing", `The document has no page ${job.image.page}`)
       : new RenderFailure("RENDER_FAILED", "document_invalid", `pageRanges ${job.pageRanges} selects none of the document's pages`);
   }
+  // why: Chromium draws the header and footer in a document of their own, where a load from any
+  // address never ends (none reaches the network); it prints only once that document has loaded, so
+  // a header or footer that waits for a stylesheet, font or preload fails every attempt alike.
+  if (/Printing failed/i.test(msg) && (job.header || job.footer)) {
+    return new RenderFailure(
+      "RENDER_FAILED",
+      "document_invalid",
+      "The header or footer could not be drawn: they may load only data: URLs, and a stylesheet, font or preload they link elsewhere never loads",
+    );
+  }
   return new TransientRenderError(`The browser failed while rendering: ${msg.split("\n")[0]}`, { cause: e });
 }
 

@@ -26,6 +26,27 @@ export function pdfInfo(bytes: Uint8Array): Record<string, string> {
   return Object.fromEntries(out.split("\n").filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
 }
 
+/** The images drawn in a PDF (poppler's pdfimages), each with its size in pixels; soft masks are left out. */
+export function pdfImages(bytes: Uint8Array): { page: number; width: number; height: number }[] {
+  const out = withFile(bytes, (f) => execFileSync("pdfimages", ["-list", f], { encoding: "utf8" }));
+  return out
+    .split("\n")
+    .slice(2)
+    .map((l) => l.trim().split(/\s+/))
+    .filter((c) => c[2] === "image")
+    .map((c) => ({ page: Number(c[0]), width: Number(c[3]), height: Number(c[4]) }));
+}
+
+/** The names of the fonts a PDF embeds or uses (poppler's pdffonts), such as "AAAAAA+DejaVuSansMono". */
+export function pdfFonts(bytes: Uint8Array): string[] {
+  const out = withFile(bytes, (f) => execFileSync("pdffonts", [f], { encoding: "utf8" }));
+  return out
+    .split("\n")
+    .slice(2)
+    .map((l) => l.trim().split(/\s+/)[0] ?? "")
+    .filter(Boolean);
+}
+
 /** Width and height of a PNG or JPEG, read from its header. */
 export function imageSize(bytes: Uint8Array): { type: "png" | "jpeg"; width: number; height: number } {
   const b = Buffer.from(bytes);
