@@ -171,9 +171,9 @@ async function main() {
     const data = tableTemplateData(500);
     const template = await api("/v1/templates", { name: "Bench table", content });
     const version = await api(`/v1/templates/${template.id as string}/versions`, { expectedRevision: 1 });
-    const { documentFromContent } = await import("../lib/templates/render");
+    const { prepareDocument } = await import("../lib/templates/prepare");
     const { ComponentContent } = await import("../lib/templates/schema");
-    const finalDocument = documentFromContent(ComponentContent.parse(content), data, "de-CH");
+    const finalDocument = prepareDocument(ComponentContent.parse(content), data, "de-CH");
     const n = quick ? 10 : 30;
     const asDocument = renderThroughApi({ document: finalDocument });
     const asTemplate = renderThroughApi({ templateVersionId: version.id, data });

@@ -10,7 +10,7 @@ import { idempotent, type IdempotencyScope } from "../idempotency";
 import { decodeCursor, toPage, type Page, type PageQuery } from "../paging";
 import { waitForRenderEnd, watchRenderEnd } from "./events";
 import * as repo from "./repository";
-import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource } from "../templates/render";
+import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource } from "../templates/prepare";
 import type { CallerDocument, CreateRenderInput, Render } from "./schemas";
 
 export { CreateRenderInput, type Render } from "./schemas";

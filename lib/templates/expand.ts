@@ -6,7 +6,10 @@
  * expansion goes, so an oversized expansion stops early.
  */
 import { AppError, invalidValue, limitExceeded } from "../errors";
-import type { Binding, ComponentNode, Condition, DataSource, Format, ReusableComponent, Style, Value } from "./schema";
+import { joinCss, toCss } from "./css";
+import { badValue, quote } from "./data-errors";
+import { formatValue } from "./formats";
+import type { Binding, ComponentNode, Condition, DataSource, ReusableComponent, Style, Value } from "./schema";
 
 export type ExpandInput = {
   root: ComponentNode;
@@ -44,6 +47,11 @@ const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "
 /** Text safe both as element content and inside a double- or single-quoted attribute. */
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/** CSS declarations as a style attribute (escaped: values may hold quotes). */
+function styleAttribute(css: string): string {
+  return css ? ` style="${escapeHtml(css)}"` : "";
 }
 
 /**
@@ -315,16 +323,6 @@ function describe(v: unknown): string {
   return typeof v === "object" ? "an object" : `a ${typeof v}`;
 }
 
-/** A data-derived string, shortened and quoted for an error message. */
-function quote(s: string): string {
-  return JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
-}
-
-/** 400 about one data value: "Value at customer.address.city is null, ..."; details name the path. */
-function badValue(path: string, message: string): AppError {
-  return new AppError("BAD_REQUEST", `Value at ${path} ${message}`, { details: [{ path, message }] });
-}
-
 /** Calls `visit` for every component of the composition (root and reusable), with its JSON path. */
 function forEachComponent(input: ExpandInput, visit: (n: ComponentNode, at: string) => void) {
   const stack: { n: ComponentNode; at: string }[] = [{ n: input.root, at: "root" }];
@@ -355,144 +353,4 @@ function refuseBindings(input: ExpandInput) {
     if (n.type === "table") n.columns.forEach((c, i) => check(c.value, `${at}.columns.${i}.value`));
     if (n.type === "image" && typeof n.assetId !== "string") throw refuse(`${at}.assetId`);
   });
-}
-
-// --- CSS ---------------------------------------------------------------------------------------
-
-/** Properties whose numbers are not lengths (as React's list, camelCase without vendor prefix). */
-const UNITLESS = new Set([
-  "animationIterationCount", "aspectRatio", "borderImageOutset", "borderImageSlice", "borderImageWidth",
-  "columnCount", "columns", "fillOpacity", "flex", "flexGrow", "flexShrink", "floodOpacity", "fontWeight",
-  "gridArea", "gridColumn", "gridColumnEnd", "gridColumnStart", "gridRow", "gridRowEnd", "gridRowStart",
-  "lineClamp", "lineHeight", "opacity", "order", "orphans", "scale", "stopOpacity", "strokeDasharray",
-  "strokeDashoffset", "strokeMiterlimit", "strokeOpacity", "strokeWidth", "tabSize", "widows", "zIndex", "zoom",
-]);
-
-/** camelCase to the CSS name: fontSize -> font-size, WebkitLineClamp -> -webkit-line-clamp, msX -> -ms-x. */
-function cssName(property: string): string {
-  if (property.startsWith("--")) return property;
-  const name = property.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  return name.startsWith("ms-") ? `-${name}` : name;
-}
-
-/** The property without its vendor prefix, for the unitless lookup: WebkitLineClamp -> lineClamp. */
-function unprefixed(property: string): string {
-  const m = /^(?:Webkit|Moz|ms|O)([A-Z].*)$/.exec(property);
-  return m?.[1] ? m[1].charAt(0).toLowerCase() + m[1].slice(1) : property;
-}
-
-/**
- * A style object as CSS declarations: "font-size:12px;color:red". Numbers are CSS pixels except on
- * unitless properties and custom properties (which take a number as written). The values were
- * checked by the schema (no `;`, braces, `<`, comments); escape the result for an attribute.
- */
-export function toCss(style: Style): string {
-  const declarations: string[] = [];
-  for (const [property, value] of Object.entries(style)) {
-    const px = typeof value === "number" && !property.startsWith("--") && !UNITLESS.has(unprefixed(property));
-    declarations.push(`${cssName(property)}:${value}${px ? "px" : ""}`);
-  }
-  return declarations.join(";");
-}
-
-function joinCss(a: string, b: string): string {
-  return a && b ? `${a};${b}` : a || b;
-}
-
-function styleAttribute(css: string): string {
-  return css ? ` style="${escapeHtml(css)}"` : "";
-}
-
-// --- Formats -----------------------------------------------------------------------------------
-
-/**
- * Intl formatters are costly to build and cheap to reuse: keep the recent ones per locale and
- * options. Bounded, because locales and options come from templates.
- */
-const MAX_FORMATTERS = 200;
-const numberFormats = new Map<string, Intl.NumberFormat>();
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-
-function remember<T>(cache: Map<string, T>, key: string, make: () => T, path: string): T {
-  let f = cache.get(key);
-  if (f) return f;
-  try {
-    f = make();
-  } catch (e) {
-    // The schema checks locale, currency and time zone; the render language comes from the caller.
-    throw badValue(path, `cannot be formatted: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (cache.size >= MAX_FORMATTERS) cache.delete(cache.keys().next().value as string);
-  cache.set(key, f);
-  return f;
-}
-
-/**
- * Formats a binding's value as text (spec: Values and bindings > Format fields). Without a format:
- * String(value). number, currency and percent need a JSON number; date takes an ISO date, an ISO
- * timestamp with a zone, or milliseconds since 1970. `path` names the value in errors (400).
- */
-export function formatValue(value: string | number | boolean, format: Format | undefined, lang: string, path: string): string {
-  if (!format) return String(value);
-  const locale = format.locale ?? lang;
-  if (format.type === "date") {
-    const { time, dateOnly } = toTime(value, path);
-    // why: an ISO date is a calendar day, not an instant: shown in UTC it stays that day in every zone.
-    const timeZone = dateOnly ? "UTC" : (format.timeZone ?? "UTC");
-    const dateStyle = format.dateStyle ?? "medium";
-    const f = remember(dateFormats, `${locale}|${dateStyle}|${timeZone}`, () => new Intl.DateTimeFormat(locale, { dateStyle, timeZone }), path);
-    return f.format(time);
-  }
-  if (typeof value !== "number") {
-    const hint = typeof value === "string" ? " (a numeric string is not a number)" : "";
-    throw badValue(path, `is a ${typeof value}, but format ${format.type} needs a JSON number${hint}`);
-  }
-  const { type, currency, minimumFractionDigits, maximumFractionDigits } = format;
-  const key = `${locale}|${type}|${currency ?? ""}|${minimumFractionDigits ?? ""}|${maximumFractionDigits ?? ""}`;
-  const f = remember(
-    numberFormats,
-    key,
-    () => new Intl.NumberFormat(locale, { style: type === "number" ? "decimal" : type, currency, minimumFractionDigits, maximumFractionDigits }),
-    path,
-  );
-  return f.format(value);
-}
-
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):(\d{2}))?$/i;
-/** The range of a JavaScript Date, in milliseconds either side of 1970. */
-const MAX_TIME = 8.64e15;
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function isCalendarDate(year: number, month: number, day: number): boolean {
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1];
-  return days !== undefined && day >= 1 && day <= days;
-}
-
-/** The instant a date value names; `dateOnly` for a plain ISO date. */
-function toTime(value: string | number | boolean, path: string): { time: number; dateOnly: boolean } {
-  if (typeof value === "number") {
-    if (!Number.isFinite(value) || Math.abs(value) > MAX_TIME) throw badValue(path, `is out of the range of dates: ${value}`);
-    return { time: value, dateOnly: false };
-  }
-  if (typeof value !== "string") {
-    throw badValue(path, "is a boolean, but format date needs an ISO date, an ISO timestamp with a zone, or milliseconds since 1970");
-  }
-  const date = ISO_DATE.exec(value);
-  if (date) {
-    if (!isCalendarDate(Number(date[1]), Number(date[2]), Number(date[3]))) throw badValue(path, `is not a calendar date: ${quote(value)}`);
-    return { time: Date.parse(value), dateOnly: true };
-  }
-  const ts = ISO_TIMESTAMP.exec(value);
-  if (!ts) throw badValue(path, `is not an ISO date (YYYY-MM-DD), an ISO timestamp with a zone, or milliseconds since 1970: ${quote(value)}`);
-  const [, year, month, day, hour, minute, second = "0", zone, offsetHour = "0", offsetMinute = "0"] = ts;
-  if (!zone) throw badValue(path, `is a timestamp without a time zone (add Z or an offset such as +01:00): ${quote(value)}`);
-  const valid =
-    isCalendarDate(Number(year), Number(month), Number(day)) &&
-    Number(hour) <= 23 && Number(minute) <= 59 && Number(second) <= 59 && Number(offsetHour) <= 23 && Number(offsetMinute) <= 59;
-  const time = Date.parse(value);
-  if (!valid || Number.isNaN(time)) throw badValue(path, `is not a valid timestamp: ${quote(value)}`);
-  return { time, dateOnly: false };
 }

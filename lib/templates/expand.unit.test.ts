@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { thrown } from "../testing/app-error";
-import { expand, formatValue, toCss, type ExpandInput } from "./expand";
-import { Component, Composition, Format, NodeDocument, Style, type ComponentNode } from "./schema";
+import { expand, type ExpandInput } from "./expand";
+import { Component, Composition, NodeDocument, type ComponentNode } from "./schema";
 
 // Every input goes through the schema first, so the tests only use valid compositions.
 type Options = { components?: unknown; css?: string[]; lang?: string };
@@ -481,125 +481,8 @@ describe("bindings and scopes", () => {
   });
 });
 
-describe("formatValue", () => {
-  const f = (value: string | number | boolean, format: unknown, lang = "en-US", path = "v") => formatValue(value, Format.parse(format), lang, path);
-  const locales = ["en-US", "de-CH", "fr-FR", "ja-JP"];
-
-  describe.each(locales)("in %s, the same as Intl with the same options", (locale) => {
-    it.each([
-      [{ type: "number" }, 1234567.891, {}],
-      [{ type: "number", minimumFractionDigits: 2 }, 1234.5, { minimumFractionDigits: 2 }],
-      [{ type: "number", maximumFractionDigits: 0 }, 1234.5, { maximumFractionDigits: 0 }],
-      [{ type: "number" }, -0.5, {}],
-      [{ type: "currency", currency: "EUR" }, 1234.5, { style: "currency", currency: "EUR" }],
-      [{ type: "currency", currency: "CHF" }, -1234.5, { style: "currency", currency: "CHF" }],
-      [{ type: "currency", currency: "JPY" }, 1234.5, { style: "currency", currency: "JPY" }],
-      [{ type: "currency", currency: "USD", maximumFractionDigits: 0 }, 99.5, { style: "currency", currency: "USD", maximumFractionDigits: 0 }],
-      [{ type: "percent" }, 0.2, { style: "percent" }],
-      [{ type: "percent", minimumFractionDigits: 1 }, 0.1234, { style: "percent", minimumFractionDigits: 1 }],
-    ])("%j of %d", (format, value, options) => {
-      expect(f(value, { ...format, locale })).toBe(new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions).format(value));
-      expect(f(value, format, locale)).toBe(new Intl.NumberFormat(locale, options as Intl.NumberFormatOptions).format(value));
-    });
-
-    it.each(["short", "medium", "long", "full"] as const)("date with dateStyle %s", (dateStyle) => {
-      const expected = new Intl.DateTimeFormat(locale, { dateStyle, timeZone: "UTC" }).format(Date.UTC(2024, 2, 5));
-      expect(f("2024-03-05", { type: "date", dateStyle }, locale)).toBe(expected);
-      expect(f("2024-03-05T12:00:00Z", { type: "date", dateStyle, locale })).toBe(expected);
-    });
-  });
-
-  it("matches literal expectations", () => {
-    // de-CH groups with an apostrophe (ASCII in current ICU, U+2019 in older ones) and puts a
-    // no-break space after the currency code.
-    expect(f(1234.5, { type: "currency", currency: "CHF" }, "de-CH")).toMatch(/^CHF\u00a01['\u2019]234\.50$/);
-    expect(f(0.2, { type: "percent" })).toBe("20%");
-    expect(f(1234.5, { type: "currency", currency: "USD" })).toBe("$1,234.50");
-    expect(f(1234.5, { type: "number" }, "fr-FR")).toBe("1\u202f234,5"); // narrow no-break space
-    expect(f(1234.5, { type: "currency", currency: "EUR" }, "fr-FR")).toBe("1\u202f234,50\u00a0€");
-    expect(f(1234.5, { type: "currency", currency: "JPY" }, "ja-JP")).toBe("￥1,235");
-    expect(f(1.005, { type: "number", minimumFractionDigits: 3, maximumFractionDigits: 3 })).toBe("1.005");
-    expect(f("2024-03-05", { type: "date" })).toBe("Mar 5, 2024");
-    expect(f("2024-03-05", { type: "date", dateStyle: "long" }, "de-CH")).toBe("5. März 2024");
-  });
-
-  it("format locale wins over the render language", () => {
-    expect(f(1234.5, { type: "number", locale: "de-DE" }, "en-US")).toBe("1.234,5");
-    expect(f(1234.5, { type: "number" }, "de-DE")).toBe("1.234,5");
-  });
-
-  it("keeps formatters with different options apart", () => {
-    expect(f(1, { type: "number", minimumFractionDigits: 2 })).toBe("1.00");
-    expect(f(1, { type: "number" })).toBe("1");
-    expect(f(1, { type: "currency", currency: "EUR" })).toBe("€1.00");
-    expect(f(1, { type: "currency", currency: "USD" })).toBe("$1.00");
-  });
-
-  describe("dates", () => {
-    it("shows an ISO date as that calendar day whatever the time zone", () => {
-      expect(f("2024-03-05", { type: "date", timeZone: "Pacific/Honolulu" })).toBe("Mar 5, 2024");
-      expect(f("2024-03-05", { type: "date", timeZone: "Pacific/Kiritimati" })).toBe("Mar 5, 2024");
-      expect(f("2024-02-29", { type: "date" })).toBe("Feb 29, 2024");
-      expect(f("0001-01-01", { type: "date" })).toBe(new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(Date.parse("0001-01-01")));
-    });
-
-    it("shows a timestamp with a zone in the format's time zone, UTC by default", () => {
-      expect(f("2024-03-05T23:30:00Z", { type: "date" })).toBe("Mar 5, 2024");
-      expect(f("2024-03-05T23:30:00Z", { type: "date", timeZone: "Asia/Tokyo" })).toBe("Mar 6, 2024");
-      expect(f("2024-03-05T23:30:00Z", { type: "date", timeZone: "America/New_York" })).toBe("Mar 5, 2024");
-      expect(f("2024-03-06T01:00:00+02:00", { type: "date" })).toBe("Mar 5, 2024");
-      expect(f("2024-03-05T20:00:00.123-05:00", { type: "date", timeZone: "Europe/Zurich" })).toBe("Mar 6, 2024");
-      expect(f("2024-03-05T10:00Z", { type: "date" })).toBe("Mar 5, 2024");
-    });
-
-    it("takes milliseconds since 1970", () => {
-      expect(f(0, { type: "date" })).toBe("Jan 1, 1970");
-      expect(f(Date.UTC(2024, 11, 31, 23), { type: "date", timeZone: "Europe/Zurich", dateStyle: "short" })).toBe("1/1/25");
-    });
-
-    it.each([
-      ["2024-03-05T10:00:00", "is a timestamp without a time zone"],
-      ["2024-03-05T10:00", "is a timestamp without a time zone"],
-      ["2024-02-30", "is not a calendar date"],
-      ["2023-02-29", "is not a calendar date"],
-      ["2024-13-01", "is not a calendar date"],
-      ["2024-03-05T24:00:00Z", "is not a valid timestamp"],
-      ["2024-03-05T10:00:00+24:00", "is not a valid timestamp"],
-      ["5 March 2024", "is not an ISO date"],
-      ["1709596800000", "is not an ISO date"],
-      ["", "is not an ISO date"],
-    ])("refuses %j with 400 naming the path", (value, message) => {
-      const e = thrown(() => f(value, { type: "date" }, "en-US", "invoice.date"));
-      expect(e.code).toBe("BAD_REQUEST");
-      expect(e.message).toContain(`Value at invoice.date ${message}`);
-      expect(e.details?.[0]?.path).toBe("invoice.date");
-    });
-
-    it("refuses a boolean and milliseconds out of the date range", () => {
-      expect(thrown(() => f(true, { type: "date" }, "en-US", "d")).details?.[0]?.path).toBe("d");
-      expect(thrown(() => f(8.64e15 + 1, { type: "date" }, "en-US", "d")).code).toBe("BAD_REQUEST");
-    });
-  });
-
-  it.each([
-    [{ type: "number" }, "12"],
-    [{ type: "currency", currency: "EUR" }, "12.50"],
-    [{ type: "percent" }, "0.2"],
-    [{ type: "number" }, true],
-  ])("refuses %j of %j (not a JSON number) with 400 naming the path", (format, value) => {
-    const e = thrown(() => f(value, format, "en-US", "order.total"));
-    expect(e.code).toBe("BAD_REQUEST");
-    expect(e.message).toMatch(/^Value at order\.total is a (string|boolean), but format \w+ needs a JSON number/);
-    expect(e.details?.[0]?.path).toBe("order.total");
-  });
-
-  it("fails with 400 naming the path for a render language Intl does not accept", () => {
-    const e = thrown(() => f(1, { type: "number" }, "not a locale!", "p"));
-    expect(e.code).toBe("BAD_REQUEST");
-    expect(e.details?.[0]?.path).toBe("p");
-  });
-
-  it("is used by bindings: the details path is the binding's path", () => {
+describe("formats in bindings", () => {
+  it("formats the value; a value the format refuses names the binding's path", () => {
     expect(textOf({ path: ["total"], format: { type: "currency", currency: "EUR" }, suffix: " incl. VAT" }, { total: 12 }, "de-DE")).toBe("12,00\u00a0€ incl. VAT");
     const e = thrown(() => textOf({ path: ["order", "total"], format: { type: "number" } }, { order: { total: "12" } }));
     expect(e.details?.[0]?.path).toBe("order.total");
@@ -724,27 +607,6 @@ describe("data and literals are always text", () => {
 
   it("escapes & < > in plain data", () => {
     expect(textOf(bind("v"), { v: "Fish & Chips <b>" })).toBe("Fish &amp; Chips &lt;b&gt;");
-  });
-});
-
-describe("toCss", () => {
-  it.each([
-    [{ fontSize: 12, color: "red" }, "font-size:12px;color:red"],
-    [{ marginTop: -4, padding: 0 }, "margin-top:-4px;padding:0px"],
-    [{ width: 12.5 }, "width:12.5px"],
-    [{ borderBottom: "1px solid #000" }, "border-bottom:1px solid #000"],
-    [{ WebkitLineClamp: 3 }, "-webkit-line-clamp:3"],
-    [{ WebkitTransform: "none", MozAppearance: "none", msFlex: 1 }, "-webkit-transform:none;-moz-appearance:none;-ms-flex:1"],
-    [{ WebkitBorderRadius: 4 }, "-webkit-border-radius:4px"],
-    [{ "--brand-color": "#f00", "--gap": 4 }, "--brand-color:#f00;--gap:4"],
-    [{ lineHeight: 1.5, fontWeight: 600, opacity: 0.5, zIndex: 2 }, "line-height:1.5;font-weight:600;opacity:0.5;z-index:2"],
-    [{ flex: 1, flexGrow: 2, flexShrink: 0, order: 3 }, "flex:1;flex-grow:2;flex-shrink:0;order:3"],
-    [{ orphans: 2, widows: 2, columnCount: 3 }, "orphans:2;widows:2;column-count:3"],
-    [{ lineHeight: "20px" }, "line-height:20px"],
-    [{ backgroundImage: "url(data:image/svg+xml,%3Csvg/%3E)" }, "background-image:url(data:image/svg+xml,%3Csvg/%3E)"],
-    [{}, ""],
-  ])("%j -> %s", (style, css) => {
-    expect(toCss(Style.parse(style))).toBe(css);
   });
 });
 

@@ -13,7 +13,7 @@ import { fileStore } from "../files/store";
 import { requestHash } from "../idempotency";
 import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
 import { JsonObject as Data, Locale } from "../renders/page-settings";
-import { documentFromContent, fromDraft, type PreparedSource } from "./render";
+import { prepareDocument, fromDraft, type PreparedSource } from "./prepare";
 import * as repo from "./repository";
 import { ComponentContent } from "./schema";
 
@@ -63,7 +63,7 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
     source: "report",
     templateId: version.templateId,
     templateVersionId: version.id,
-    document: documentFromContent(ComponentContent.parse(version.content), input.data ?? {}, lang),
+    document: prepareDocument(ComponentContent.parse(version.content), input.data ?? {}, lang),
   });
   if (format === "html") return { kind: "html", html: prepare().document.html };
   const idem = idempotencyKey

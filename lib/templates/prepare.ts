@@ -39,7 +39,7 @@ function refuseStylesheets(paths: string[] | undefined) {
  * format locale): the body, the Handlebars header and footer, and the page settings with the
  * page's own locale set to the same language.
  */
-export function documentFromContent(content: ComponentContent, data: Data, lang: string): CallerDocument {
+export function prepareDocument(content: ComponentContent, data: Data, lang: string): CallerDocument {
   const { composition, settings } = content;
   refuseStylesheets(composition.stylesheets);
   const { html } = expand({ root: composition.root, components: composition.components, lang }, data);
@@ -62,7 +62,7 @@ export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Dat
     source: "templateVersion",
     templateId: v.templateId,
     templateVersionId: v.id,
-    document: documentFromContent(content, data, lang ?? content.settings?.locale ?? "en-US"),
+    document: prepareDocument(content, data, lang ?? content.settings?.locale ?? "en-US"),
   };
 }
 
@@ -72,7 +72,7 @@ export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
   const content = storedContent(t.draft);
-  return { source: "preview", templateId: t.id, document: documentFromContent(content, data, locale ?? content.settings?.locale ?? "en-US") };
+  return { source: "preview", templateId: t.id, document: prepareDocument(content, data, locale ?? content.settings?.locale ?? "en-US") };
 }
 
 /** A node document: the same components with literal values only, and stylesheets as CSS text. */

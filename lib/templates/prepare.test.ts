@@ -4,8 +4,9 @@ import { api, expectError } from "@/lib/testing/http";
 import { pdfInfo, pdfText } from "@/lib/testing/pdf";
 import { download, waitForState } from "@/lib/testing/renders";
 
-// Component templates rendered for real: published versions, draft previews, node documents and the
-// Reports API, on the shared server and worker, checked in the PDF's text (poppler).
+// Documents prepared from component templates and rendered for real: published versions, draft
+// previews, node documents and the Reports API, on the shared server and worker, checked in the
+// PDF's text (poppler).
 
 type Json = Record<string, unknown>;
 type Detail = { path?: string; message: string };
