@@ -1,6 +1,6 @@
 import { rawSql } from "../db/client";
 import { log } from "../log";
-import { parseEndedNotice, RENDER_ENDED_CHANNEL, RENDER_STOP_CHANNEL, type EndedNotice } from "./repository";
+import { parseEndedNotice, RENDER_ENDED_CHANNEL, RENDER_STOP_CHANNEL, type EndedNotice } from "./notices";
 
 type Waker = (notice: EndedNotice) => void;
 type State = { waiters: Map<string, Set<Waker>>; listening?: Promise<unknown> };

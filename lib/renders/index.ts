@@ -10,6 +10,7 @@ import { idempotent, type IdempotencyScope } from "../idempotency";
 import { decodeCursor, toPage, type Page, type PageQuery } from "../paging";
 import { waitForRenderEnd, watchRenderEnd } from "./events";
 import * as repo from "./repository";
+import * as statements from "./statements";
 import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource } from "../templates/prepare";
 import type { CallerDocument, CreateRenderInput, Render } from "./schemas";
 
@@ -99,7 +100,7 @@ export async function createRender(
   const run = async (ex: Executor) => {
     const create = async () => {
       const prepared = await request.prepare();
-      created = await repo.insertRender(
+      created = await statements.insertRender(
         ex,
         {
           id,
@@ -173,7 +174,7 @@ export async function listRenders(ctx: Ctx, query: PageQuery): Promise<Page<Rend
  */
 export async function cancelRender(ctx: Ctx, id: string): Promise<Render> {
   requireScope(ctx, "render:cancel");
-  const ended = await withTx((tx) => repo.endActiveRender(tx, { id, workspaceId: ctx.workspaceId }, { state: "cancelled" }));
+  const ended = await withTx((tx) => statements.endActiveRender(tx, { id, workspaceId: ctx.workspaceId }, { state: "cancelled" }));
   if (ended) return toRender(ended);
   const r = await getRenderRow(ctx, id);
   throw conflict(`Render ${id} already ended (${r.state}); only queued or processing renders can be cancelled`);

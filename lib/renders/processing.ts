@@ -9,8 +9,10 @@ import { renderDocument } from "../render-engine/render";
 import { onRenderStopped } from "./events";
 import { contentTypes, extensions } from ".";
 import * as repo from "./repository";
+import type { ClaimedRender } from "./row";
+import * as statements from "./statements";
 
-export { RENDER_QUEUED_CHANNEL } from "./repository";
+export { RENDER_QUEUED_CHANNEL } from "./notices";
 import { CallerDocument, resolveSettings } from "./schemas";
 
 /** A crashed or killed worker's render is tried again; at most this many attempts in all (spec: 2 retries). */
@@ -28,7 +30,7 @@ const inflight = new Map<string, AbortController>();
  * in turn. Returns false once the queue was found empty (the caller sleeps until a render is queued).
  */
 export async function processNextRender(pool: BrowserPool, keepClaiming: () => boolean = () => true): Promise<boolean> {
-  let row = await repo.claimNextRender(db(), LEASE_MS);
+  let row = await statements.claimNextRender(db(), LEASE_MS);
   if (!row) return false;
   for (;;) {
     const after = await processRender(row, pool, keepClaiming);
@@ -39,17 +41,17 @@ export async function processNextRender(pool: BrowserPool, keepClaiming: () => b
 }
 
 /** What follows a render: the render its ending statement claimed, or what that statement saw of the queue. */
-type After = repo.ClaimedRender | "queue empty" | "queue not read";
+type After = ClaimedRender | "queue empty" | "queue not read";
 
-async function processRender(row: repo.ClaimedRender, pool: BrowserPool, keepClaiming: () => boolean): Promise<After> {
+async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming: () => boolean): Promise<After> {
   const controller = new AbortController();
   inflight.set(row.id, controller);
   const timer = setTimeout(() => controller.abort("timeout"), config().RENDER_TIMEOUT_MS);
   const started = performance.now();
   /** Ends this attempt, claiming the next render unless the worker is stopping. */
-  const end = async (final: Parameters<typeof repo.endAttempt>[3]) => {
+  const end = async (final: Parameters<typeof statements.endAttempt>[3]) => {
     const lease = keepClaiming() ? LEASE_MS : undefined;
-    const { ended, next } = await repo.endAttempt(db(), row.id, row.attempts, final, lease);
+    const { ended, next } = await statements.endAttempt(db(), row.id, row.attempts, final, lease);
     return { ended, after: lease === undefined ? ("queue not read" as const) : (next ?? ("queue empty" as const)) };
   };
   try {
@@ -99,7 +101,7 @@ async function recordFailure(row: Pick<RenderRow, "id" | "attempts">, e: unknown
   if (e instanceof RenderFailure) return fail({ code: e.code, diagnostic: e.diagnostic, message: e.message });
   if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
     log().warn({ renderId: row.id, attempt: row.attempts, err: e }, "render attempt failed; retrying");
-    await repo.requeueRender(db(), row.id);
+    await statements.requeueRender(db(), row.id);
     return "queue not read";
   }
   log().error({ renderId: row.id, err: e }, "render failed");
@@ -125,9 +127,9 @@ export async function reapAbandonedRenders(): Promise<number> {
     const rows = await repo.lockExpiredLeases(tx, 50);
     for (const r of rows) {
       if (r.attempts < MAX_ATTEMPTS) {
-        await repo.requeueRender(tx, r.id);
+        await statements.requeueRender(tx, r.id);
       } else {
-        await repo.endRender(tx, { id: r.id }, ["processing"], {
+        await statements.endRender(tx, { id: r.id }, ["processing"], {
           state: "failed",
           error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message: `The render stopped ${r.attempts} times (its worker exited)` },
         });

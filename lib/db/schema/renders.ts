@@ -45,7 +45,7 @@ export const renders = pgTable(
   (t) => [
     index("renders_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
     index("renders_lease_idx").on(t.leaseExpiresAt).where(sql`state = 'processing'`),
-    // The render queue: workers take the oldest queued render (lib/renders/repository.ts claimNextRender).
+    // The render queue: workers take the oldest queued render (lib/renders/statements.ts claimNextRender).
     index("renders_queued_idx").on(t.createdAt, t.id).where(sql`state = 'queued'`),
     index("renders_created_idx").on(t.createdAt),
   ],

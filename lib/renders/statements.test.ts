@@ -5,7 +5,9 @@ import { createDatabase } from "@/lib/db/embedded";
 import { runMigrations } from "@/lib/db/migrate";
 import * as schema from "@/lib/db/schema";
 import { newId } from "@/lib/db/ids";
+import * as notices from "./notices";
 import * as repo from "./repository";
+import * as statements from "./statements";
 
 /**
  * The queue statements against a database of their own: no worker runs there, so what a statement
@@ -37,7 +39,7 @@ const LEASE = 15_000;
 
 async function queue(html: string) {
   const id = newId("rnd");
-  await repo.insertRender(db, { id, workspaceId, test: false, source: "document", format: "pdf", options: {} }, { document: { html } });
+  await statements.insertRender(db, { id, workspaceId, test: false, source: "document", format: "pdf", options: {} }, { document: { html } });
   return id;
 }
 
@@ -61,10 +63,10 @@ const succeeded = { state: "succeeded", pageCount: 2, outputBytes: 1234, duratio
 describe("render queue statements", () => {
   it("ends an attempt and claims the oldest queued render with its input in the same statement, until the queue is empty", async () => {
     const ids = [await queue("<p>a</p>"), await queue("<p>b</p>"), await queue("<p>c</p>")];
-    const first = await repo.claimNextRender(db, LEASE);
+    const first = await statements.claimNextRender(db, LEASE);
     expect(first).toMatchObject({ id: ids[0], state: "processing", attempts: 1, payload: { document: { html: "<p>a</p>" } } });
 
-    const a = await repo.endAttempt(db, ids[0]!, 1, succeeded, LEASE);
+    const a = await statements.endAttempt(db, ids[0]!, 1, succeeded, LEASE);
     expect(a.ended).toBe(true);
     expect(a.next).toMatchObject({ id: ids[1], state: "processing", attempts: 1, workspaceId, format: "pdf", payload: { document: { html: "<p>b</p>" } } });
     expect(a.next!.startedAt).toBeInstanceOf(Date);
@@ -73,12 +75,12 @@ describe("render queue statements", () => {
     const b = await repo.findRender(db, workspaceId, ids[1]!);
     expect({ ...a.next, payload: undefined }).toEqual({ ...b, payload: undefined });
 
-    const failed = await repo.endAttempt(db, ids[1]!, 1, { state: "failed", error: { code: "RENDER_FAILED", diagnostic: "document_invalid", message: "no" } }, LEASE);
+    const failed = await statements.endAttempt(db, ids[1]!, 1, { state: "failed", error: { code: "RENDER_FAILED", diagnostic: "document_invalid", message: "no" } }, LEASE);
     expect(failed.next?.id).toBe(ids[2]);
-    const last = await repo.endAttempt(db, ids[2]!, 1, succeeded, LEASE);
+    const last = await statements.endAttempt(db, ids[2]!, 1, succeeded, LEASE);
     expect(last).toEqual({ ended: true, next: undefined });
     // An attempt that no longer holds its render ends nothing, and claims nothing without a lease.
-    const again = await repo.endAttempt(db, ids[2]!, 1, succeeded);
+    const again = await statements.endAttempt(db, ids[2]!, 1, succeeded);
     expect(again).toEqual({ ended: false, next: undefined });
 
     expect((await repo.findRender(db, workspaceId, ids[0]!))?.state).toBe("succeeded");
@@ -89,31 +91,31 @@ describe("render queue statements", () => {
   it("never claims a render without a lease, and leaves queued renders queued", async () => {
     const id = await queue("<p>stay</p>");
     const other = await queue("<p>first</p>");
-    const claimed = await repo.claimNextRender(db, LEASE);
+    const claimed = await statements.claimNextRender(db, LEASE);
     expect(claimed?.id).toBe(id);
-    expect(await repo.endAttempt(db, id, 1, succeeded)).toEqual({ ended: true, next: undefined });
+    expect(await statements.endAttempt(db, id, 1, succeeded)).toEqual({ ended: true, next: undefined });
     expect((await repo.findRender(db, workspaceId, other))?.state).toBe("queued");
-    expect((await repo.claimNextRender(db, LEASE))?.id).toBe(other);
-    await repo.endAttempt(db, other, 1, succeeded);
+    expect((await statements.claimNextRender(db, LEASE))?.id).toBe(other);
+    await statements.endAttempt(db, other, 1, succeeded);
   });
 
   it("announces an ended render with the fields a read would show, or with its id alone when they do not fit", async () => {
-    const ended = await collect(repo.RENDER_ENDED_CHANNEL);
+    const ended = await collect(notices.RENDER_ENDED_CHANNEL);
     try {
       const id = await queue("<p>notice</p>");
-      await repo.claimNextRender(db, LEASE);
-      await repo.endAttempt(db, id, 1, succeeded);
-      const notice = repo.parseEndedNotice(await ended.next());
+      await statements.claimNextRender(db, LEASE);
+      await statements.endAttempt(db, id, 1, succeeded);
+      const notice = notices.parseEndedNotice(await ended.next());
       const row = await repo.findRender(db, workspaceId, id);
       const { state, error, pageCount, outputBytes, durationMs, fileKey, startedAt, finishedAt, updatedAt } = row!;
       expect(notice).toEqual({ id, fields: { state, error, pageCount, outputBytes, durationMs, fileKey, startedAt, finishedAt, updatedAt } });
 
       // An error message that would not fit into one notification (8000 bytes): the id only.
       const long = await queue("<p>long error</p>");
-      await repo.claimNextRender(db, LEASE);
+      await statements.claimNextRender(db, LEASE);
       const message = "x".repeat(10_000);
-      await repo.endAttempt(db, long, 1, { state: "failed", error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message } });
-      expect(repo.parseEndedNotice(await ended.next())).toEqual({ id: long });
+      await statements.endAttempt(db, long, 1, { state: "failed", error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message } });
+      expect(notices.parseEndedNotice(await ended.next())).toEqual({ id: long });
       expect((await repo.findRender(db, workspaceId, long))?.error?.message).toBe(message);
     } finally {
       await ended.stop();
@@ -121,21 +123,21 @@ describe("render queue statements", () => {
   });
 
   it("reads a bare id, as a process of an older version announces an end, as a notice without fields", () => {
-    expect(repo.parseEndedNotice("rnd_abc")).toEqual({ id: "rnd_abc" });
+    expect(notices.parseEndedNotice("rnd_abc")).toEqual({ id: "rnd_abc" });
   });
 
   it("tells workers to stop a render ended by a cancel, and announces it as ended", async () => {
-    const ended = await collect(repo.RENDER_ENDED_CHANNEL);
-    const stop = await collect(repo.RENDER_STOP_CHANNEL);
+    const ended = await collect(notices.RENDER_ENDED_CHANNEL);
+    const stop = await collect(notices.RENDER_STOP_CHANNEL);
     try {
       const id = await queue("<p>cancel</p>");
-      await repo.claimNextRender(db, LEASE);
-      const cancelled = await db.transaction((tx) => repo.endActiveRender(tx, { id, workspaceId }, { state: "cancelled" }));
+      await statements.claimNextRender(db, LEASE);
+      const cancelled = await db.transaction((tx) => statements.endActiveRender(tx, { id, workspaceId }, { state: "cancelled" }));
       expect(cancelled?.state).toBe("cancelled");
       expect(await stop.next()).toBe(id);
-      expect(repo.parseEndedNotice(await ended.next())).toMatchObject({ id, fields: { state: "cancelled", finishedAt: cancelled!.finishedAt } });
+      expect(notices.parseEndedNotice(await ended.next())).toMatchObject({ id, fields: { state: "cancelled", finishedAt: cancelled!.finishedAt } });
       // The attempt that was cancelled ends nothing afterwards.
-      expect((await repo.endAttempt(db, id, 1, succeeded)).ended).toBe(false);
+      expect((await statements.endAttempt(db, id, 1, succeeded)).ended).toBe(false);
     } finally {
       await Promise.all([ended.stop(), stop.stop()]);
     }

@@ -1,0 +1,40 @@
+import type { RenderErrorRecord, RenderRow } from "../db/schema";
+
+/** A render claimed for an attempt, with the caller's input its worker renders. */
+export type ClaimedRender = RenderRow & { payload: Record<string, unknown> | null };
+
+const date = (v: unknown) => (v === null ? null : new Date(v as string));
+
+/**
+ * A renders row as the raw statements return it (snake_case, bigint as text), typed as drizzle
+ * would type it: those statements do in one round trip what drizzle's builder cannot express.
+ */
+export function renderRowFrom(r: Record<string, unknown>): RenderRow {
+  return {
+    id: r.id as string,
+    workspaceId: r.workspace_id as string,
+    state: r.state as RenderRow["state"],
+    test: r.test as boolean,
+    source: r.source as string,
+    format: r.format as RenderRow["format"],
+    options: r.options as RenderRow["options"],
+    templateId: r.template_id as string | null,
+    templateVersionId: r.template_version_id as string | null,
+    attempts: r.attempts as number,
+    leaseExpiresAt: date(r.lease_expires_at),
+    error: r.error as RenderErrorRecord | null,
+    pageCount: r.page_count as number | null,
+    outputBytes: r.output_bytes === null ? null : Number(r.output_bytes),
+    durationMs: r.duration_ms as number | null,
+    fileKey: r.file_key as string | null,
+    createdAt: new Date(r.created_at as string),
+    updatedAt: new Date(r.updated_at as string),
+    startedAt: date(r.started_at),
+    finishedAt: date(r.finished_at),
+  };
+}
+
+/** A claimed render and its input, from a raw row that joined render_inputs' payload. */
+export function claimedRenderFrom(r: Record<string, unknown>): ClaimedRender {
+  return { ...renderRowFrom(r), payload: r.payload as Record<string, unknown> | null };
+}
