@@ -169,12 +169,13 @@ export async function listRenders(ctx: Ctx, query: PageQuery): Promise<Page<Rend
 }
 
 /**
- * Cancels a queued or processing render (render:cancel). A processing render's worker is told
- * through the render-ended notification and stops its work. 409 once the render has ended.
+ * Cancels a queued or processing render (render:cancel), in one statement that also deletes its
+ * input. A processing render's worker is told through the stop notification and stops its work.
+ * 409 once the render has ended.
  */
 export async function cancelRender(ctx: Ctx, id: string): Promise<Render> {
   requireScope(ctx, "render:cancel");
-  const ended = await withTx((tx) => statements.endActiveRender(tx, { id, workspaceId: ctx.workspaceId }, { state: "cancelled" }));
+  const ended = await statements.endActiveRender(db(), { id, workspaceId: ctx.workspaceId }, { state: "cancelled" });
   if (ended) return toRender(ended);
   const r = await getRenderRow(ctx, id);
   throw conflict(`Render ${id} already ended (${r.state}); only queued or processing renders can be cancelled`);

@@ -99,6 +99,78 @@ describe("render queue statements", () => {
     await statements.endAttempt(db, other, 1, succeeded);
   });
 
+  it("deletes the input in the statement that ends a render, however it ends, and keeps it for another attempt", async () => {
+    const inputOf = async (id: string) => (await client`select payload from render_inputs where render_id = ${id}`)[0]?.payload;
+    const claim = async (id: string) => expect((await statements.claimNextRender(db, LEASE))?.id).toBe(id);
+
+    const ok = await queue("<p>ok</p>");
+    await claim(ok);
+    await statements.endAttempt(db, ok, 1, succeeded);
+    const failed = await queue("<p>failed</p>");
+    await claim(failed);
+    await statements.endAttempt(db, failed, 1, { state: "failed", error: { code: "LIMIT_EXCEEDED", diagnostic: "max_pages", message: "pages" } });
+
+    // A transient failure puts the render back in the queue: the next attempt needs the input.
+    const retried = await queue("<p>again</p>");
+    await claim(retried);
+    await statements.requeueRender(db, retried);
+    expect(await inputOf(retried)).toEqual({ document: { html: "<p>again</p>" } });
+    expect(await statements.claimNextRender(db, LEASE)).toMatchObject({ id: retried, attempts: 2, payload: { document: { html: "<p>again</p>" } } });
+    await statements.endAttempt(db, retried, 2, succeeded);
+
+    const cancelledQueued = await queue("<p>cancelled while queued</p>");
+    expect(await statements.endActiveRender(db, { id: cancelledQueued, workspaceId }, { state: "cancelled" })).toMatchObject({ state: "cancelled" });
+    const cancelledProcessing = await queue("<p>cancelled while processing</p>");
+    await claim(cancelledProcessing);
+    expect(await statements.endActiveRender(db, { id: cancelledProcessing, workspaceId }, { state: "cancelled" })).toMatchObject({ state: "cancelled" });
+    const abandoned = await queue("<p>abandoned</p>");
+    await claim(abandoned);
+    const error = { code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "exited" };
+    expect(await statements.endRender(db, { id: abandoned }, ["processing"], { state: "failed", error })).toMatchObject({ state: "failed", error });
+
+    const ended = [ok, failed, retried, cancelledQueued, cancelledProcessing, abandoned];
+    for (const id of ended) expect(await inputOf(id), id).toBeUndefined();
+    // The records keep what the API shows.
+    const states = await Promise.all(ended.map(async (id) => (await repo.findRender(db, workspaceId, id))?.state));
+    expect(states).toEqual(["succeeded", "failed", "succeeded", "cancelled", "cancelled", "failed"]);
+    expect(await repo.findRender(db, workspaceId, ok)).toMatchObject({ pageCount: 2, outputBytes: 1234, fileKey: "renders/x.pdf", finishedAt: expect.any(Date) });
+  });
+
+  it("counts each end once in the usage row of its UTC day, whoever ends it", async () => {
+    const usage = async () =>
+      (
+        await client`select coalesce(sum(renders_succeeded), 0)::int as succeeded, coalesce(sum(renders_failed), 0)::int as failed,
+          coalesce(sum(renders_cancelled), 0)::int as cancelled, coalesce(sum(pages), 0)::int as pages, coalesce(sum(output_bytes), 0)::int as bytes,
+          array_agg(day::text) as days
+          from usage_days where workspace_id = ${workspaceId}`
+      )[0]!;
+    const before = await usage();
+    const ok = await queue("<p>counted</p>");
+    await statements.claimNextRender(db, LEASE);
+    await statements.endAttempt(db, ok, 1, succeeded);
+    const cancelled = await queue("<p>cancelled</p>");
+    await statements.endActiveRender(db, { id: cancelled, workspaceId }, { state: "cancelled" });
+    const failed = await queue("<p>failed</p>");
+    await statements.claimNextRender(db, LEASE);
+    await statements.endRender(db, { id: failed }, ["processing"], { state: "failed", error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "x" } });
+    // Ending again counts nothing.
+    await statements.endActiveRender(db, { id: cancelled, workspaceId }, { state: "cancelled" });
+    await statements.endAttempt(db, ok, 1, succeeded);
+
+    const after = await usage();
+    expect(after).toMatchObject({
+      succeeded: before.succeeded + 1,
+      failed: before.failed + 1,
+      cancelled: before.cancelled + 1,
+      pages: before.pages + succeeded.pageCount,
+      bytes: before.bytes + succeeded.outputBytes,
+    });
+    for (const id of [ok, cancelled, failed]) {
+      const { finishedAt } = (await repo.findRender(db, workspaceId, id))!;
+      expect(after.days).toContain(finishedAt!.toISOString().slice(0, 10));
+    }
+  });
+
   it("announces an ended render with the fields a read would show, or with its id alone when they do not fit", async () => {
     const ended = await collect(notices.RENDER_ENDED_CHANNEL);
     try {

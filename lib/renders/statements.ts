@@ -3,11 +3,11 @@
  * state it leaves, so a render ends exactly once; the hot path's are written as SQL so that a move,
  * its usage count and its notifications cost one round trip (docs/architecture.md, Render pipeline).
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { renders, type RenderErrorRecord, type RenderRow } from "../db/schema";
 import { notifyEnded, RENDER_QUEUED_CHANNEL, RENDER_STOP_CHANNEL } from "./notices";
-import { claimedRenderFrom, type ClaimedRender } from "./row";
+import { claimedRenderFrom, renderRowFrom, type ClaimedRender } from "./row";
 import { countUsage } from "./usage";
 
 const ACTIVE = ["queued", "processing"] as const;
@@ -74,12 +74,41 @@ export async function claimNextRender(ex: Executor, leaseMs: number): Promise<Cl
   return r ? claimedRenderFrom(r) : undefined;
 }
 
+/** How a render ends: with its result, with an error, or cancelled. */
+type Final =
+  | { state: "succeeded"; pageCount: number; outputBytes: number; durationMs: number; fileKey: string | null }
+  | { state: "failed"; error: RenderErrorRecord }
+  | { state: "cancelled" };
+
+/** The columns an end sets; the result fields are written only by a success, the error only by a failure. */
+function endedColumns(final: Final) {
+  const ok = final.state === "succeeded";
+  return sql`state = ${final.state},
+    page_count = ${ok ? final.pageCount : null},
+    output_bytes = ${ok ? final.outputBytes : null},
+    duration_ms = ${ok ? final.durationMs : null},
+    file_key = ${ok ? final.fileKey : null},
+    error = ${final.state === "failed" ? JSON.stringify(final.error) : null}::jsonb,
+    lease_expires_at = null, finished_at = now(), updated_at = now()`;
+}
+
+/**
+ * What every end does besides the state change, as CTEs over `ended` (the renders rows the
+ * statement just ended), so it commits with the end or not at all: the usage count, the ended
+ * notice, and the deletion of the caller's input. Nothing needs the input once the render has
+ * ended (the record keeps what the API shows), and keeping it would keep customers' documents and
+ * data for the whole retention period. A render put back in the queue is not ended and keeps it.
+ */
+const afterEnd = sql`counted as (${countUsage(sql`ended`)}),
+    forgotten as (delete from render_inputs where render_id in (select id from ended)),
+    notified as (${notifyEnded(sql`ended`)})`;
+
 /**
  * The worker's end of its own attempt, as one statement (no transaction round trips on the hot
- * path): the conditional state change, the usage row of the UTC day and the NOTIFY all happen only
- * if this attempt still holds the render. With `claimLeaseMs`, the same statement also claims the
- * next queued render for this worker, saving the round trip of a separate claim. Returns whether
- * the attempt ended the render, and the render claimed next.
+ * path): the conditional state change and what every end does (afterEnd) happen only if this
+ * attempt still holds the render. With `claimLeaseMs`, the same statement also claims the next
+ * queued render for this worker, saving the round trip of a separate claim. Returns whether the
+ * attempt ended the render, and the render claimed next.
  */
 export async function endAttempt(
   ex: Executor,
@@ -88,72 +117,44 @@ export async function endAttempt(
   final: Exclude<Final, { state: "cancelled" }>,
   claimLeaseMs?: number,
 ): Promise<{ ended: boolean; next?: ClaimedRender }> {
-  const ok = final.state === "succeeded";
   const [r] = await ex.execute<Record<string, unknown>>(sql`
     with ended as (
-      update renders set
-        state = ${final.state},
-        page_count = ${ok ? final.pageCount : null},
-        output_bytes = ${ok ? final.outputBytes : null},
-        duration_ms = ${ok ? final.durationMs : null},
-        file_key = ${ok ? final.fileKey : null},
-        error = ${ok ? null : JSON.stringify(final.error)}::jsonb,
-        lease_expires_at = null, finished_at = now(), updated_at = now()
+      update renders set ${endedColumns(final)}
       where id = ${id} and attempts = ${attempt} and state = 'processing'
       returning *
-    ), counted as (
-      insert into usage_days (workspace_id, day, renders_succeeded, renders_failed, renders_cancelled, pages, output_bytes)
-      select workspace_id, (finished_at at time zone 'UTC')::date, ${ok ? 1 : 0}, ${ok ? 0 : 1}, 0, ${ok ? final.pageCount : 0}, ${ok ? final.outputBytes : 0}
-      from ended
-      on conflict (workspace_id, day) do update set
-        renders_succeeded = usage_days.renders_succeeded + excluded.renders_succeeded,
-        renders_failed = usage_days.renders_failed + excluded.renders_failed,
-        pages = usage_days.pages + excluded.pages,
-        output_bytes = usage_days.output_bytes + excluded.output_bytes
-    ), notified as (${notifyEnded(sql`ended`)}
-    ), claimed as (${claimLeaseMs === undefined ? sql`select * from renders where false` : claimOldest(claimLeaseMs)})
+    ), ${afterEnd},
+    claimed as (${claimLeaseMs === undefined ? sql`select * from renders where false` : claimOldest(claimLeaseMs)})
     select (select count(*) from notified) as ended, claimed.*, i.payload
     from (select) one left join claimed on true left join render_inputs i on i.render_id = claimed.id`);
   return { ended: Number(r!.ended) === 1, next: r!.id ? claimedRenderFrom(r!) : undefined };
 }
 
-type Final =
-  | { state: "succeeded"; pageCount: number; outputBytes: number; durationMs: number; fileKey: string | null }
-  | { state: "failed"; error: RenderErrorRecord }
-  | { state: "cancelled" };
-
 /**
- * Ends a render: one conditional UPDATE, so a render ends exactly once. `from` names the states it
- * may end from. Returns the ended row, or undefined when it had already ended.
+ * Ends a render from one of the states `from` for someone other than its worker (a cancel, or the
+ * reaper failing an abandoned render), as one statement: the conditional state change, what every
+ * end does (afterEnd), and the stop notice for a worker that may still be rendering it. Returns
+ * the ended row, or undefined when the render was not in one of those states.
  */
 export async function endRender(
   ex: Executor,
-  where: { id: string; workspaceId?: string; attempt?: number },
+  where: { id: string; workspaceId?: string },
   from: readonly RenderRow["state"][],
-  final: Final,
-) {
-  const [r] = await ex
-    .update(renders)
-    .set({ ...final, leaseExpiresAt: null, finishedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(renders.id, where.id),
-        where.workspaceId ? eq(renders.workspaceId, where.workspaceId) : undefined,
-        // why: only the attempt that holds the render may end it; a stale one that lost its lease may not.
-        where.attempt !== undefined ? eq(renders.attempts, where.attempt) : undefined,
-        inArray(renders.state, [...from]),
-      ),
-    )
-    .returning();
-  if (r) {
-    await countUsage(ex, r);
-    await ex.execute(sql`${notifyEnded(sql`renders where id = ${r.id}`)}`);
-    await ex.execute(sql`select pg_notify(${RENDER_STOP_CHANNEL}, ${r.id})`);
-  }
-  return r;
+  final: Exclude<Final, { state: "succeeded" }>,
+): Promise<RenderRow | undefined> {
+  const inWorkspace = where.workspaceId === undefined ? sql`` : sql` and workspace_id = ${where.workspaceId}`;
+  const [r] = await ex.execute<Record<string, unknown>>(sql`
+    with ended as (
+      update renders set ${endedColumns(final)}
+      where id = ${where.id}${inWorkspace} and state in (${sql.join(from.map((s) => sql`${s}`), sql`, `)})
+      returning *
+    ), ${afterEnd},
+    stopped as (select pg_notify(${RENDER_STOP_CHANNEL}, id) from ended)
+    select ended.*, (select count(*) from notified) as notified, (select count(*) from stopped) as stopped from ended`);
+  return r ? renderRowFrom(r) : undefined;
 }
 
-export const endActiveRender = (ex: Executor, where: { id: string; workspaceId?: string }, final: Final) => endRender(ex, where, ACTIVE, final);
+export const endActiveRender = (ex: Executor, where: { id: string; workspaceId?: string }, final: Exclude<Final, { state: "succeeded" }>) =>
+  endRender(ex, where, ACTIVE, final);
 
 /** Puts a processing render back in the queue for another attempt and wakes the workers. */
 export async function requeueRender(ex: Executor, id: string) {

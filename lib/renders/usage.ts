@@ -1,28 +1,20 @@
-import { sql } from "drizzle-orm";
-import type { Executor } from "../db/client";
-import { usageDays, type RenderRow } from "../db/schema";
+import { sql, type SQL } from "drizzle-orm";
 
-/** spec: Usage record: counted once, on the UTC day the render ends. */
-export async function countUsage(ex: Executor, r: RenderRow) {
-  const day = r.finishedAt!.toISOString().slice(0, 10); // ISO strings are UTC: this is the UTC day
-  const inc = {
-    rendersSucceeded: r.state === "succeeded" ? 1 : 0,
-    rendersFailed: r.state === "failed" ? 1 : 0,
-    rendersCancelled: r.state === "cancelled" ? 1 : 0,
-    pages: r.state === "succeeded" ? (r.pageCount ?? 0) : 0,
-    outputBytes: r.state === "succeeded" ? (r.outputBytes ?? 0) : 0,
-  };
-  await ex
-    .insert(usageDays)
-    .values({ workspaceId: r.workspaceId, day, ...inc })
-    .onConflictDoUpdate({
-      target: [usageDays.workspaceId, usageDays.day],
-      set: {
-        rendersSucceeded: sql`${usageDays.rendersSucceeded} + ${inc.rendersSucceeded}`,
-        rendersFailed: sql`${usageDays.rendersFailed} + ${inc.rendersFailed}`,
-        rendersCancelled: sql`${usageDays.rendersCancelled} + ${inc.rendersCancelled}`,
-        pages: sql`${usageDays.pages} + ${inc.pages}`,
-        outputBytes: sql`${usageDays.outputBytes} + ${inc.outputBytes}`,
-      },
-    });
+/**
+ * spec: Usage record: a render is counted once, on the UTC day it ends. The usage insert of a
+ * statement that ends renders (`ended`: the renders rows it ended, as a CTE), so the count commits
+ * with the end or not at all; grouped, so renders of one workspace and day add up in one row.
+ */
+export function countUsage(ended: SQL) {
+  return sql`insert into usage_days (workspace_id, day, renders_succeeded, renders_failed, renders_cancelled, pages, output_bytes)
+    select workspace_id, (finished_at at time zone 'UTC')::date,
+      count(*) filter (where state = 'succeeded'), count(*) filter (where state = 'failed'), count(*) filter (where state = 'cancelled'),
+      coalesce(sum(page_count) filter (where state = 'succeeded'), 0), coalesce(sum(output_bytes) filter (where state = 'succeeded'), 0)
+    from ${ended} group by 1, 2
+    on conflict (workspace_id, day) do update set
+      renders_succeeded = usage_days.renders_succeeded + excluded.renders_succeeded,
+      renders_failed = usage_days.renders_failed + excluded.renders_failed,
+      renders_cancelled = usage_days.renders_cancelled + excluded.renders_cancelled,
+      pages = usage_days.pages + excluded.pages,
+      output_bytes = usage_days.output_bytes + excluded.output_bytes`;
 }

@@ -73,6 +73,12 @@ async function renderRow(id: string) {
   return row!;
 }
 
+/** Whether the render's input (document and data) is still stored. */
+async function hasInput(id: string) {
+  const [row] = await sql<{ n: number }[]>`select count(*)::int as n from render_inputs where render_id = ${id}`;
+  return row!.n > 0;
+}
+
 async function usageTotals(workspaceId: string) {
   const [row] = await sql<{ succeeded: number; failed: number; cancelled: number }[]>`
     select coalesce(sum(renders_succeeded), 0)::int as succeeded, coalesce(sum(renders_failed), 0)::int as failed,
@@ -123,6 +129,7 @@ describe("a render whose worker dies", () => {
     expect(took).toBeGreaterThan(LEASE_MS - 5_000 - 1_000);
 
     expect(await renderRow(id)).toMatchObject({ state: "succeeded", attempts: 2, leaseExpiresAt: null, finishedAt: expect.any(Date) });
+    expect(await hasInput(id)).toBe(false);
     const file = await download(ended.result!.downloadUrl!);
     expect(file.status).toBe(200);
     expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("survivedakilledworker");
@@ -163,6 +170,7 @@ describe("a render whose worker dies", () => {
     // spec: transient failures such as a browser crash are retried automatically.
     expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
     expect(await renderRow(id)).toMatchObject({ state: "succeeded", attempts: 2, leaseExpiresAt: null });
+    expect(await hasInput(id)).toBe(false);
     const file = await download(ended.result!.downloadUrl!);
     expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("survivedakilledbrowser");
 
@@ -218,6 +226,8 @@ describe("a render whose worker dies", () => {
     expect(ended).not.toHaveProperty("result");
     // No fourth attempt.
     expect(await renderRow(id)).toMatchObject({ state: "failed", attempts: MAX_ATTEMPTS, leaseExpiresAt: null });
+    // The reaper's end deletes the input like any other end.
+    expect(await hasInput(id)).toBe(false);
     expect(await usageTotals(workspaceId)).toEqual({ ...before, failed: before.failed + 1 });
   });
 
@@ -231,7 +241,9 @@ describe("a render whose worker dies", () => {
     });
     const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 15_000 });
     expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
+    // Put back in the queue, it kept its input for the second attempt, which deleted it on ending.
     expect(await renderRow(id)).toMatchObject({ attempts: 2 });
+    expect(await hasInput(id)).toBe(false);
     const file = await download(ended.result!.downloadUrl!);
     expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("secondattempt");
   });
