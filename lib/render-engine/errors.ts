@@ -3,7 +3,9 @@ export type Diagnostic =
   | "max_pages"
   | "max_output_bytes"
   | "max_input_bytes"
-  | "render_timeout"
+  // spec: Limits > Renders (PDF, any API): the render-time row names LIMIT_EXCEEDED as its diagnostic;
+  // the diagnostics table has no name of its own for a render past its time limit.
+  | "LIMIT_EXCEEDED"
   | "render_process_exited"
   | "document_invalid"
   | "image_page_missing"

@@ -143,11 +143,11 @@ describe("limits set low (RENDER_TIMEOUT_MS 3000, input 10000 and output 20000 b
     expect(r.result!.outputBytes).toBeLessThanOrEqual(20_000);
   });
 
-  it("render_timeout: a render past RENDER_TIMEOUT_MS fails within a few seconds, and the next one succeeds", async () => {
+  it("time limit (diagnostic LIMIT_EXCEEDED, as the spec's limits table names it): a render past RENDER_TIMEOUT_MS fails within a few seconds, and the next one succeeds", async () => {
     const started = Date.now();
     const slow = await renderEnded(t, { document: { html: slowHtml(15_000) } });
     const took = Date.now() - started;
-    await expectFailed(t, slow, "LIMIT_EXCEEDED", "render_timeout");
+    await expectFailed(t, slow, "LIMIT_EXCEEDED", "LIMIT_EXCEEDED");
     expect(slow.error!.message).toContain("3 s");
     // Stopped at the limit, long before the script's 15 s busy loop would have ended.
     expect(took).toBeGreaterThanOrEqual(3000);

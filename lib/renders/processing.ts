@@ -96,7 +96,7 @@ async function recordFailure(row: Pick<RenderRow, "id" | "attempts">, e: unknown
   if (e instanceof RenderAborted && e.reason === "cancelled") return "queue not read"; // the cancel already ended it
   if (e instanceof RenderAborted) {
     const s = config().RENDER_TIMEOUT_MS / 1000;
-    return fail({ code: "LIMIT_EXCEEDED", diagnostic: "render_timeout", message: `The render took longer than its time limit of ${s} s` });
+    return fail({ code: "LIMIT_EXCEEDED", diagnostic: "LIMIT_EXCEEDED", message: `The render took longer than its time limit of ${s} s` });
   }
   if (e instanceof RenderFailure) return fail({ code: e.code, diagnostic: e.diagnostic, message: e.message });
   if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
