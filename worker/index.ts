@@ -4,13 +4,14 @@ import { checkDatabase, readiness } from "@/lib/instance";
 import { closeDb } from "@/lib/db/client";
 import { runMigrations } from "@/lib/db/migrate";
 import { boss, stopBoss } from "@/lib/jobs/boss";
-import { queues } from "@/lib/jobs/catalog";
+import { queues, type QueuePayload } from "@/lib/jobs/catalog";
 import { drain } from "@/lib/jobs/drain";
 import { flushLogs, log } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL } from "@/lib/renders/processing";
+import { handleFileDeletion } from "./jobs/file-deletion";
 import { handleMaintenance } from "./jobs/maintenance";
 import { handleNextRender } from "./jobs/render";
 import { handleRetention } from "./jobs/retention";
@@ -33,6 +34,9 @@ async function main() {
   const renders = await drain({ name: "render", channel: RENDER_QUEUED_CHANNEL, concurrency: cfg.WORKER_CONCURRENCY, next: (running) => handleNextRender(pool, running) });
   await b.work("maintenance", async () => handleMaintenance());
   await b.work("retention", async () => handleRetention());
+  await b.work<QueuePayload<"file-deletion">>("file-deletion", async (jobs) => {
+    for (const job of jobs) await handleFileDeletion(job.data);
+  });
   await b.schedule("maintenance", queues.maintenance.cron);
   await b.schedule("retention", queues.retention.cron);
 

@@ -5,8 +5,14 @@ export const queues = {
   // Renders are not here: the renders table is their queue (docs/architecture.md, Render pipeline).
   /** Every minute: prunes rate-limit windows and expired idempotency records. */
   maintenance: { payload: z.object({}), options: () => ({ retryLimit: 0, expireInSeconds: 60 }), cron: "* * * * *" },
-  /** Every hour: deletes renders and files older than RETENTION_DAYS. */
+  /** Every hour: deletes ended renders older than RETENTION_DAYS, and queues the deletion of their files. */
   retention: { payload: z.object({}), options: () => ({ retryLimit: 1, expireInSeconds: 3600 }), cron: "17 * * * *" },
+  /**
+   * Files no render points at any more (of deleted renders, of attempts taken back from a dead
+   * worker), queued in the transaction that let go of them, so no crash leaves them behind. The
+   * store keys are the files' ids.
+   */
+  "file-deletion": { payload: z.object({ keys: z.array(z.string().min(1)).min(1) }), options: () => ({ retryLimit: 10, retryBackoff: true, expireInSeconds: 600 }) },
 } as const;
 
 export type QueueName = keyof typeof queues;

@@ -2,12 +2,13 @@ import { config } from "../config";
 import { db, withTx, type Tx } from "../db/client";
 import type { RenderErrorRecord, RenderRow } from "../db/schema";
 import { fileStore } from "../files/store";
+import { enqueue } from "../jobs/boss";
 import { log } from "../log";
 import type { BrowserPool } from "../render-engine/browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "../render-engine/errors";
 import { renderDocument } from "../render-engine/render";
 import { onRenderStopped } from "./events";
-import { contentTypes, extensions } from ".";
+import { contentTypes, renderFileKey } from ".";
 import * as repo from "./repository";
 import type { ClaimedRender } from "./row";
 import * as statements from "./statements";
@@ -72,8 +73,7 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
       },
       controller.signal,
     );
-    // why: the attempt in the key keeps a stale attempt from overwriting or deleting the winner's file.
-    const fileKey = `renders/${row.workspaceId}/${row.id}-${row.attempts}.${extensions[row.format]}`;
+    const fileKey = renderFileKey(row, row.attempts);
     await fileStore().put(fileKey, out.bytes, contentTypes[row.format]);
     const { ended, after } = await end({
       state: "succeeded",
@@ -120,7 +120,8 @@ export async function renewLeases() {
 
 /**
  * Takes back renders whose worker stopped renewing its claim (it crashed or was killed): another
- * attempt while attempts are left, else failed with render_process_exited.
+ * attempt while attempts are left, else failed with render_process_exited. The file the dead
+ * attempt may have stored is deleted: no render points at it.
  */
 export async function reapAbandonedRenders(): Promise<number> {
   return withTx(async (tx: Tx) => {
@@ -135,20 +136,46 @@ export async function reapAbandonedRenders(): Promise<number> {
         });
       }
     }
+    await deleteFilesLater(tx, rows.map((r) => renderFileKey(r, r.attempts)));
     if (rows.length) log().warn({ renderIds: rows.map((r) => r.id) }, "took back renders of a stopped worker");
     return rows.length;
   });
 }
 
-/** spec: Retention: renders, their files and records older than RETENTION_DAYS are deleted. */
+/** Queues the deletion of files in the transaction that stops pointing at them (a crash cannot leave them behind). */
+async function deleteFilesLater(tx: Tx, keys: string[]) {
+  if (keys.length) await enqueue(tx, "file-deletion", { keys });
+}
+
+/** Every file a render may have left: one per attempt (a dead worker's attempt may have stored one), and the kept copy. */
+function filesOf(r: Pick<RenderRow, "workspaceId" | "id" | "format" | "attempts" | "fileKey">): string[] {
+  const keys = new Set(Array.from({ length: r.attempts }, (_, i) => renderFileKey(r, i + 1)));
+  if (r.fileKey) keys.add(r.fileKey);
+  return [...keys];
+}
+
+const RETENTION_BATCH = 500;
+
+/**
+ * spec: Retention: renders, their files and records older than RETENTION_DAYS are deleted. Only
+ * ended renders: a queued or processing one is still work in hand, whatever its age.
+ *
+ * why rows before files: a render row must never point at a missing file (GET would show a
+ * download link that answers 404, and the render would look kept). Each batch's rows are deleted in
+ * the transaction that queues the deletion of their files, so a crash leaves either both (the next
+ * run starts over) or a queued job that deletes the files: never a row without its file, and never
+ * a file nobody will delete.
+ */
 export async function purgeExpiredRenders(now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - config().RETENTION_DAYS * 86_400_000);
   let total = 0;
   for (;;) {
-    const batch = await repo.oldRenders(db(), cutoff, 500);
-    if (batch.length === 0) return total;
-    await fileStore().delete(batch.flatMap((r) => (r.fileKey ? [r.fileKey] : [])));
-    await repo.deleteRenders(db(), batch.map((r) => r.id));
-    total += batch.length;
+    const deleted = await withTx(async (tx) => {
+      const rows = await repo.deleteExpiredRenders(tx, cutoff, RETENTION_BATCH);
+      await deleteFilesLater(tx, rows.flatMap(filesOf));
+      return rows.length;
+    });
+    total += deleted;
+    if (deleted < RETENTION_BATCH) return total;
   }
 }

@@ -4,6 +4,8 @@ import { olderThan } from "../db/paging";
 import { renders, type RenderRow } from "../db/schema";
 import type { Cursor } from "../paging";
 
+const ENDED = ["succeeded", "failed", "cancelled"] as const;
+
 export async function findRender(ex: Executor, workspaceId: string, id: string): Promise<RenderRow | undefined> {
   const [r] = await ex.select().from(renders).where(and(eq(renders.workspaceId, workspaceId), eq(renders.id, id)));
   return r;
@@ -36,16 +38,21 @@ export function lockExpiredLeases(ex: Executor, limit: number) {
     .for("update", { skipLocked: true });
 }
 
-/** Renders created before the cutoff, oldest first, for retention. */
-export function oldRenders(ex: Executor, cutoff: Date, limit: number) {
-  return ex
-    .select({ id: renders.id, fileKey: renders.fileKey })
+/**
+ * Deletes up to `limit` ended renders created before the cutoff, oldest first, with their inputs
+ * (cascade), and returns what locates their files. Queued and processing renders are never deleted,
+ * whatever their age: a worker may hold them.
+ */
+export function deleteExpiredRenders(ex: Executor, cutoff: Date, limit: number) {
+  const expired = ex
+    .select({ id: renders.id })
     .from(renders)
-    .where(lt(renders.createdAt, cutoff))
+    .where(and(lt(renders.createdAt, cutoff), inArray(renders.state, ENDED)))
     .orderBy(renders.createdAt)
-    .limit(limit);
-}
-
-export async function deleteRenders(ex: Executor, ids: string[]) {
-  if (ids.length) await ex.delete(renders).where(inArray(renders.id, ids));
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return ex
+    .delete(renders)
+    .where(inArray(renders.id, expired))
+    .returning({ id: renders.id, workspaceId: renders.workspaceId, format: renders.format, attempts: renders.attempts, fileKey: renders.fileKey });
 }

@@ -7,10 +7,15 @@ import { db } from "@/lib/db/client";
 import { renderInputs, renders, usageDays } from "@/lib/db/schema";
 import { boss, stopBoss } from "@/lib/jobs/boss";
 import { queues } from "@/lib/jobs/catalog";
+import { newId } from "@/lib/db/ids";
+import { fileStore } from "@/lib/files/store";
+import { privateDatabase } from "@/lib/testing/database";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
-import { createRender, download } from "@/lib/testing/renders";
+import { createRender, download, heldRender } from "@/lib/testing/renders";
+import { renderFileKey } from ".";
 import { purgeExpiredRenders } from "./processing";
+import { deleteExpiredRenders } from "./repository";
 
 afterAll(async () => {
   await stopBoss({ graceful: false, timeout: 1000 });
@@ -26,6 +31,9 @@ async function succeededRender(w: TestWorkspace, text: string) {
   expect(fs.existsSync(file), file).toBe(true);
   return { id: res.body.id as string, downloadUrl: res.body.result.downloadUrl as string, file, outputBytes: res.body.result.outputBytes as number };
 }
+
+/** The worker deletes the files of deleted renders in a job of their own, moments later. */
+const expectGone = (file: string) => expect.poll(() => fs.existsSync(file), { timeout: 15_000, interval: 100 }).toBe(false);
 
 const ageBy = (id: string, days: number) =>
   db()
@@ -53,7 +61,7 @@ describe("retention", () => {
     expectError(await api(`/v1/renders/${old.id}`, { key: w.key }), 404, "NOT_FOUND");
     expectError(await api(`/v1/renders/${old.id}/file`, { key: w.key }), 404, "NOT_FOUND");
     expectError(await api(`/v1/renders/${old.id}/cancel`, { key: w.key, method: "POST" }), 404, "NOT_FOUND");
-    expect(fs.existsSync(old.file)).toBe(false);
+    await expectGone(old.file);
     expect(old.downloadUrl.startsWith(inject("baseUrl"))).toBe(true);
     expectError(await api(new URL(old.downloadUrl).pathname), 404, "NOT_FOUND");
     expect(await db().select().from(renderInputs).where(eq(renderInputs.renderId, old.id))).toEqual([]);
@@ -87,7 +95,55 @@ describe("retention", () => {
     await ageBy(r.id, 30 + 1 / 24); // an hour past it: deleted
     await purgeExpiredRenders();
     expectError(await api(`/v1/renders/${r.id}`, { key: w.key }), 404, "NOT_FOUND");
-    expect(fs.existsSync(r.file)).toBe(false);
+    await expectGone(r.file);
+  });
+
+  it("deletes only ended renders: a queued or processing render stays, whatever its age", async () => {
+    // A database no worker drains, so the queued render stays queued.
+    const own = await privateDatabase("retention");
+    try {
+      const ids = { queued: newId("rnd"), processing: newId("rnd"), failed: newId("rnd") };
+      const old = sql`now() - interval '45 days'`;
+      await own.db.insert(renders).values([
+        { id: ids.queued, workspaceId: own.workspaceId, source: "document", format: "pdf", createdAt: old },
+        { id: ids.processing, workspaceId: own.workspaceId, source: "document", format: "pdf", state: "processing", attempts: 1, createdAt: old },
+        { id: ids.failed, workspaceId: own.workspaceId, source: "document", format: "pdf", state: "failed", attempts: 1, createdAt: old },
+      ]);
+      const deleted = await deleteExpiredRenders(own.db, new Date(Date.now() - 30 * 86_400_000), 500);
+      expect(deleted.map((r) => r.id)).toEqual([ids.failed]);
+      const left = await own.db.select({ id: renders.id, state: renders.state }).from(renders).orderBy(renders.state);
+      expect(left).toEqual([
+        { id: ids.processing, state: "processing" },
+        { id: ids.queued, state: "queued" },
+      ]);
+    } finally {
+      await own.close();
+    }
+
+    // And the job itself, on the shared server: a render a worker holds stays readable.
+    const w = await createTestWorkspace();
+    const held = await heldRender(w.id);
+    await ageBy(held, 45);
+    await purgeExpiredRenders();
+    expect((await api(`/v1/renders/${held}`, { key: w.key })).body).toMatchObject({ id: held, state: "processing" });
+  });
+
+  it("deletes the files of every attempt, also those stored by attempts whose worker died", async () => {
+    const w = await createTestWorkspace();
+    // The first two attempts stored their files, then their workers died; the third succeeded.
+    const r = { id: newId("rnd"), workspaceId: w.id, format: "pdf" as const };
+    const keys = [1, 2, 3].map((attempt) => renderFileKey(r, attempt));
+    for (const key of keys) await fileStore().put(key, new TextEncoder().encode("%PDF-1.7 attempt"), "application/pdf");
+    await db().insert(renders).values({
+      ...r, source: "document", state: "succeeded", attempts: 3, fileKey: keys[2], pageCount: 1, outputBytes: 16, durationMs: 5,
+      createdAt: sql`now() - interval '31 days'`, finishedAt: sql`now() - interval '31 days'`,
+    });
+    const files = keys.map((key) => path.join(inject("dataDir"), "files", key));
+    for (const f of files) expect(fs.existsSync(f)).toBe(true);
+
+    await purgeExpiredRenders();
+    expectError(await api(`/v1/renders/${r.id}`, { key: w.key }), 404, "NOT_FOUND");
+    for (const f of files) await expectGone(f);
   });
 
   it("runs as a scheduled job of the worker", async () => {

@@ -1,10 +1,7 @@
-import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createDatabase } from "@/lib/db/embedded";
-import { runMigrations } from "@/lib/db/migrate";
-import * as schema from "@/lib/db/schema";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/lib/db/ids";
+import { privateDatabase, type PrivateDatabase } from "@/lib/testing/database";
 import * as notices from "./notices";
 import * as repo from "./repository";
 import * as statements from "./statements";
@@ -13,26 +10,20 @@ import * as statements from "./statements";
  * The queue statements against a database of their own: no worker runs there, so what a statement
  * claims is exactly what the test queued.
  */
+let own: PrivateDatabase;
 let client: postgres.Sql;
 let listener: postgres.Sql;
-let db: ReturnType<typeof drizzle<typeof schema>>;
+let db: PrivateDatabase["db"];
 let workspaceId: string;
 
 beforeAll(async () => {
-  const name = `folio_test_${Date.now()}_repo${process.pid}`;
-  const adminUrl = inject("adminUrl");
-  await createDatabase(adminUrl, name);
-  const url = adminUrl.replace(/\/postgres$/, `/${name}`);
-  await runMigrations(url);
-  client = postgres(url, { max: 2, onnotice: () => {} });
-  listener = postgres(url, { max: 1, onnotice: () => {} });
-  db = drizzle({ client, schema });
-  workspaceId = newId("ws");
-  await db.insert(schema.workspaces).values({ id: workspaceId, name: "Queue" });
+  own = await privateDatabase("queue");
+  ({ client, db, workspaceId } = own);
+  listener = postgres(own.url, { max: 1, onnotice: () => {} });
 });
 
 afterAll(async () => {
-  await Promise.all([client?.end(), listener?.end()]);
+  await Promise.all([own?.close(), listener?.end()]);
 });
 
 const LEASE = 15_000;

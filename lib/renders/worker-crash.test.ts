@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/lib/db/ids";
@@ -7,6 +9,7 @@ import { api } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
 import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
 import type { Started } from "@/lib/testing/server";
+import { renderFileKey } from ".";
 import { LEASE_MS, MAX_ATTEMPTS } from "./processing";
 
 // A Folio of its own with one render slot: these tests kill its worker and its browser.
@@ -231,15 +234,19 @@ describe("a render whose worker dies", () => {
     expect(await usageTotals(workspaceId)).toEqual({ ...before, failed: before.failed + 1 });
   });
 
-  it("is tried again when abandoned with attempts left", { timeout: 30_000 }, async () => {
-    // Its worker died during the first attempt and nobody holds a job for it: only the lease tells.
+  it("is tried again when abandoned with attempts left, and the dead attempt's file is deleted", { timeout: 30_000 }, async () => {
+    // Its worker died during the first attempt, after storing its file: only the lease tells.
     const id = newId("rnd");
+    const deadFile = path.join(env.dataDir, "files", renderFileKey({ workspaceId, id, format: "pdf" }, 1));
+    fs.mkdirSync(path.dirname(deadFile), { recursive: true });
+    fs.writeFileSync(deadFile, "%PDF-1.7 stored by the dead attempt");
     await sql.begin(async (tx) => {
       await tx`insert into renders (id, workspace_id, state, source, format, attempts, lease_expires_at, started_at)
                values (${id}, ${workspaceId}, 'processing', 'document', 'pdf', 1, now() - interval '1 second', now() - interval '20 seconds')`;
       await tx`insert into render_inputs (render_id, payload) values (${id}, ${tx.json({ document: { html: "<p>second attempt</p>" } })})`;
     });
     const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 15_000 });
+    await expect.poll(() => fs.existsSync(deadFile), { timeout: 10_000, interval: 100 }).toBe(false);
     expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
     // Put back in the queue, it kept its input for the second attempt, which deleted it on ending.
     expect(await renderRow(id)).toMatchObject({ attempts: 2 });
