@@ -19,14 +19,6 @@ export { CreateRenderInput, type Render } from "./schemas";
 export const contentTypes: Record<RenderFormat, string> = { pdf: "application/pdf", png: "image/png", jpeg: "image/jpeg" };
 export const extensions: Record<RenderFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
 
-/**
- * The store key of one attempt's file. why the attempt: a stale attempt (its worker lost the lease)
- * never overwrites or deletes the file of the attempt that won.
- */
-export function renderFileKey(r: Pick<RenderRow, "workspaceId" | "id" | "format">, attempt: number) {
-  return `renders/${r.workspaceId}/${r.id}-${attempt}.${extensions[r.format]}`;
-}
-
 const ENDED = new Set(["succeeded", "failed", "cancelled"]);
 export const hasEnded = (r: Pick<RenderRow, "state">) => ENDED.has(r.state);
 

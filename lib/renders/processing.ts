@@ -2,13 +2,13 @@ import { config } from "../config";
 import { db, withTx, type Tx } from "../db/client";
 import type { RenderErrorRecord, RenderRow } from "../db/schema";
 import { fileStore } from "../files/store";
-import { enqueue } from "../jobs/boss";
 import { log } from "../log";
 import type { BrowserPool } from "../render-engine/browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "../render-engine/errors";
 import { renderDocument } from "../render-engine/render";
 import { onRenderStopped } from "./events";
-import { contentTypes, renderFileKey } from ".";
+import { deleteFilesLater, renderFileKey } from "./files";
+import { contentTypes } from ".";
 import * as repo from "./repository";
 import type { ClaimedRender } from "./row";
 import * as statements from "./statements";
@@ -140,42 +140,4 @@ export async function reapAbandonedRenders(): Promise<number> {
     if (rows.length) log().warn({ renderIds: rows.map((r) => r.id) }, "took back renders of a stopped worker");
     return rows.length;
   });
-}
-
-/** Queues the deletion of files in the transaction that stops pointing at them (a crash cannot leave them behind). */
-async function deleteFilesLater(tx: Tx, keys: string[]) {
-  if (keys.length) await enqueue(tx, "file-deletion", { keys });
-}
-
-/** Every file a render may have left: one per attempt (a dead worker's attempt may have stored one), and the kept copy. */
-function filesOf(r: Pick<RenderRow, "workspaceId" | "id" | "format" | "attempts" | "fileKey">): string[] {
-  const keys = new Set(Array.from({ length: r.attempts }, (_, i) => renderFileKey(r, i + 1)));
-  if (r.fileKey) keys.add(r.fileKey);
-  return [...keys];
-}
-
-const RETENTION_BATCH = 500;
-
-/**
- * spec: Retention: renders, their files and records older than RETENTION_DAYS are deleted. Only
- * ended renders: a queued or processing one is still work in hand, whatever its age.
- *
- * why rows before files: a render row must never point at a missing file (GET would show a
- * download link that answers 404, and the render would look kept). Each batch's rows are deleted in
- * the transaction that queues the deletion of their files, so a crash leaves either both (the next
- * run starts over) or a queued job that deletes the files: never a row without its file, and never
- * a file nobody will delete.
- */
-export async function purgeExpiredRenders(now = new Date()): Promise<number> {
-  const cutoff = new Date(now.getTime() - config().RETENTION_DAYS * 86_400_000);
-  let total = 0;
-  for (;;) {
-    const deleted = await withTx(async (tx) => {
-      const rows = await repo.deleteExpiredRenders(tx, cutoff, RETENTION_BATCH);
-      await deleteFilesLater(tx, rows.flatMap(filesOf));
-      return rows.length;
-    });
-    total += deleted;
-    if (deleted < RETENTION_BATCH) return total;
-  }
 }

@@ -13,8 +13,8 @@ import { privateDatabase } from "@/lib/testing/database";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { createRender, download, heldRender } from "@/lib/testing/renders";
-import { renderFileKey } from ".";
-import { purgeExpiredRenders } from "./processing";
+import { renderFileKey } from "./files";
+import { purgeExpiredRenders } from "./retention";
 import { deleteExpiredRenders } from "./repository";
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { api } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
 import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
 import type { Started } from "@/lib/testing/server";
-import { renderFileKey } from ".";
+import { renderFileKey } from "./files";
 import { LEASE_MS, MAX_ATTEMPTS } from "./processing";
 
 // A Folio of its own with one render slot: these tests kill its worker and its browser.

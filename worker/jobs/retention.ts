@@ -1,5 +1,5 @@
 import { log } from "@/lib/log";
-import { purgeExpiredRenders } from "@/lib/renders/processing";
+import { purgeExpiredRenders } from "@/lib/renders/retention";
 
 export async function handleRetention() {
   const deleted = await purgeExpiredRenders();
