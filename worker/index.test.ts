@@ -5,21 +5,11 @@ import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { queues } from "@/lib/jobs/catalog";
 import { cuttableDatabase } from "@/lib/testing/cuttable-database";
+import { logLines } from "@/lib/testing/logs";
 import { freePort, startProcess, waitForHttp, type Started } from "@/lib/testing/server";
 
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-worker-"));
 const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
-/** The worker's JSON log lines (anything else it printed is skipped). */
-const lines = (file: string) =>
-  read(file)
-    .split("\n")
-    .flatMap((l) => {
-      try {
-        return [JSON.parse(l) as { msg?: string; level?: number; process?: string; signal?: string; err?: { message?: string } }];
-      } catch {
-        return [];
-      }
-    });
 
 let worker: Started | undefined;
 
@@ -45,14 +35,14 @@ describe("worker", () => {
     await expect
       .poll(() => {
         if (proc.exitCode !== null) throw new Error(`worker exited with ${proc.exitCode}:\n${read(logFile)}`);
-        return lines(logFile).some((l) => l.msg === "worker started");
+        return logLines(logFile).some((l) => l.msg === "worker started");
       }, { timeout: 30_000, interval: 100 })
       .toBe(true);
-    expect(lines(logFile).find((l) => l.msg === "worker started")).toMatchObject({ process: "worker", level: 30 });
+    expect(logLines(logFile).find((l) => l.msg === "worker started")).toMatchObject({ process: "worker", level: 30 });
 
     proc.kill("SIGUSR2");
     await expect
-      .poll(() => lines(logFile).find((l) => l.msg === "unhandled promise rejection"), { timeout: 10_000, interval: 100 })
+      .poll(() => logLines(logFile).find((l) => l.msg === "unhandled promise rejection"), { timeout: 10_000, interval: 100 })
       .toMatchObject({ level: 50, err: { message: "probe rejection" } });
     expect(proc.exitCode, read(logFile)).toBeNull(); // and it goes on to schedule and stop cleanly below
 
@@ -72,10 +62,10 @@ describe("worker", () => {
     const exit = await Promise.race([exited, new Promise<"timeout">((r) => setTimeout(() => r("timeout"), 15_000))]);
     expect(exit, read(logFile)).toEqual({ code: 0, signal: null });
     expect(Date.now() - sentAt).toBeLessThan(15_000);
-    const msgs = lines(logFile).map((l) => l.msg);
+    const msgs = logLines(logFile).map((l) => l.msg);
     expect(msgs).toContain("worker stopping");
     expect(msgs.indexOf("worker stopped")).toBeGreaterThan(msgs.indexOf("worker stopping"));
-    expect(lines(logFile).find((l) => l.msg === "worker stopping")).toMatchObject({ signal: "SIGTERM" });
+    expect(logLines(logFile).find((l) => l.msg === "worker stopping")).toMatchObject({ signal: "SIGTERM" });
   });
 
   it("answers /healthz and /readyz on WORKER_HEALTH_PORT, on loopback only, naming what is not ready without its error", { timeout: 90_000 }, async () => {
@@ -101,7 +91,7 @@ describe("worker", () => {
       database.cut();
       expect(await readyz()).toMatchObject({ status: 503, body: { ok: false, checks: { database: "unreachable", browser: "ok" } } });
       await expect
-        .poll(() => lines(logFile).find((l) => l.msg === "not ready: the database does not answer"), { timeout: 5000 })
+        .poll(() => logLines(logFile).find((l) => l.msg === "not ready: the database does not answer"), { timeout: 5000 })
         .toMatchObject({ level: 50, err: { message: expect.any(String) } });
       database.restore();
       await expect.poll(async () => (await readyz()).status, { timeout: 15_000 }).toBe(200);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startEnvironment, type Environment } from "@/lib/testing/environment";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
+import { logLine } from "@/lib/testing/logs";
 import { imageSize, pdfInfo } from "@/lib/testing/pdf";
 import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
 
@@ -149,6 +150,8 @@ describe("limits set low (RENDER_TIMEOUT_MS 3000, input 10000 and output 20000 b
     const took = Date.now() - started;
     await expectFailed(t, slow, "LIMIT_EXCEEDED", "LIMIT_EXCEEDED");
     expect(slow.error!.message).toContain("3 s");
+    // A time-out is a warning in the worker's log.
+    expect(await logLine(env.worker.logFile, (l) => l.renderId === slow.id)).toMatchObject({ level: 40, msg: "render ended", state: "failed", diagnostic: "LIMIT_EXCEEDED" });
     // Stopped at the limit, long before the script's 15 s busy loop would have ended.
     expect(took).toBeGreaterThanOrEqual(3000);
     expect(took).toBeLessThan(8000);
@@ -198,6 +201,8 @@ describe("limits set low (RENDER_TIMEOUT_MS 3000, input 10000 and output 20000 b
     await expectFailed(t, r, "RENDER_FAILED", "render_process_exited");
     // The crash itself, reported at once (not a browser failure retried until the attempts ran out).
     expect(r.error!.message).toMatch(/memory|exited/i);
+    // A crash is a warning in the worker's log.
+    expect(await logLine(env.worker.logFile, (l) => l.renderId === r.id)).toMatchObject({ level: 40, msg: "render ended", state: "failed", diagnostic: "render_process_exited", attempt: 1 });
     const next = await renderEnded(t, { document: { html: "<p>after the crash</p>" } });
     await expectSucceeded(next);
   });

@@ -110,6 +110,7 @@ export async function createRender(
           format: request.format,
           templateId: prepared.templateId,
           templateVersionId: prepared.templateVersionId,
+          requestId: ctx.requestId,
           options: {
             ...(request.format !== "pdf" ? { image: { page: request.image?.page ?? 1, scale: request.image?.scale ?? 1 } } : {}),
             ...(request.pageRanges ? { pageRanges: request.pageRanges } : {}),

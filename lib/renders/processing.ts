@@ -1,11 +1,11 @@
 import { config } from "../config";
 import { db, withTx, type Tx } from "../db/client";
-import type { RenderErrorRecord, RenderRow } from "../db/schema";
+import type { RenderErrorRecord } from "../db/schema";
 import { fileStore } from "../files/store";
-import { log } from "../log";
 import type { BrowserPool } from "../render-engine/browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "../render-engine/errors";
 import { renderDocument } from "../render-engine/render";
+import { logAttempt, logTakenBack, type Phases } from "./attempt-log";
 import { onRenderStopped } from "./events";
 import { deleteFilesLater, renderFileKey } from "./files";
 import { contentTypes } from ".";
@@ -49,32 +49,44 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
   inflight.set(row.id, controller);
   const timer = setTimeout(() => controller.abort("timeout"), config().RENDER_TIMEOUT_MS);
   const started = performance.now();
+  const ms: Phases = { queued: row.queuedMs };
+  /** Runs one phase of the attempt and records its milliseconds. */
+  const timed = async <T>(phase: Exclude<keyof Phases, "queued">, work: () => Promise<T>): Promise<T> => {
+    const t = performance.now();
+    try {
+      return await work();
+    } finally {
+      ms[phase] = Math.round(performance.now() - t);
+    }
+  };
   /** Ends this attempt, claiming the next render unless the worker is stopping. */
   const end = async (final: Parameters<typeof statements.endAttempt>[3]) => {
     const lease = keepClaiming() ? LEASE_MS : undefined;
-    const { ended, next } = await statements.endAttempt(db(), row.id, row.attempts, final, lease);
+    const { ended, next } = await timed("end", () => statements.endAttempt(db(), row.id, row.attempts, final, lease));
     return { ended, after: lease === undefined ? ("queue not read" as const) : (next ?? ("queue empty" as const)) };
   };
   try {
     const document = CallerDocument.parse(row.payload?.document);
-    const out = await renderDocument(
-      pool,
-      {
-        renderId: row.id,
-        attempt: row.attempts,
-        html: document.html,
-        header: document.header,
-        footer: document.footer,
-        settings: resolveSettings(document.settings),
-        format: row.format,
-        image: row.options.image,
-        pageRanges: row.options.pageRanges,
-        test: row.test,
-      },
-      controller.signal,
+    const out = await timed("render", () =>
+      renderDocument(
+        pool,
+        {
+          renderId: row.id,
+          attempt: row.attempts,
+          html: document.html,
+          header: document.header,
+          footer: document.footer,
+          settings: resolveSettings(document.settings),
+          format: row.format,
+          image: row.options.image,
+          pageRanges: row.options.pageRanges,
+          test: row.test,
+        },
+        controller.signal,
+      ),
     );
     const fileKey = renderFileKey(row, row.attempts);
-    await fileStore().put(fileKey, out.bytes, contentTypes[row.format]);
+    await timed("store", () => fileStore().put(fileKey, out.bytes, contentTypes[row.format]));
     const { ended, after } = await end({
       state: "succeeded",
       pageCount: out.pageCount,
@@ -83,29 +95,43 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
       fileKey,
     });
     if (!ended) await fileStore().delete([fileKey]); // cancelled while it was being stored
+    logAttempt(row, ended ? { state: "succeeded" } : { state: "stopped" }, ms);
     return after;
   } catch (e) {
-    return await recordFailure(row, e, async (error) => (await end({ state: "failed", error })).after);
+    return await recordFailure(row, e, end, ms);
   } finally {
     clearTimeout(timer);
     inflight.delete(row.id);
   }
 }
 
-async function recordFailure(row: Pick<RenderRow, "id" | "attempts">, e: unknown, fail: (error: RenderErrorRecord) => Promise<After>): Promise<After> {
-  if (e instanceof RenderAborted && e.reason === "cancelled") return "queue not read"; // the cancel already ended it
-  if (e instanceof RenderAborted) {
-    const s = config().RENDER_TIMEOUT_MS / 1000;
-    return fail({ code: "LIMIT_EXCEEDED", diagnostic: "LIMIT_EXCEEDED", message: `The render took longer than its time limit of ${s} s` });
-  }
-  if (e instanceof RenderFailure) return fail({ code: e.code, diagnostic: e.diagnostic, message: e.message });
-  if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
-    log().warn({ renderId: row.id, attempt: row.attempts, err: e }, "render attempt failed; retrying");
-    await statements.requeueRender(db(), row.id);
+type End = (final: { state: "failed"; error: RenderErrorRecord }) => Promise<{ ended: boolean; after: After }>;
+
+/** Ends a failed attempt: put back in the queue when the machinery failed and attempts are left, else failed. */
+async function recordFailure(row: ClaimedRender, e: unknown, end: End, ms: Phases): Promise<After> {
+  if (e instanceof RenderAborted && e.reason === "cancelled") {
+    logAttempt(row, { state: "stopped" }, ms); // the cancel already ended it
     return "queue not read";
   }
-  log().error({ renderId: row.id, err: e }, "render failed");
-  return fail({ code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "The render stopped unexpectedly" });
+  if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
+    const requeued = await statements.requeueRender(db(), row.id);
+    logAttempt(row, requeued ? { state: "queued", err: e } : { state: "stopped" }, ms);
+    return "queue not read";
+  }
+  const { error, err } = failureOf(e);
+  const { ended, after } = await end({ state: "failed", error });
+  logAttempt(row, ended ? { state: "failed", diagnostic: error.diagnostic, err } : { state: "stopped" }, ms);
+  return after;
+}
+
+/** The error record of a failed attempt, and the error itself (for the log) when nobody expected it. */
+function failureOf(e: unknown): { error: RenderErrorRecord; err?: unknown } {
+  if (e instanceof RenderAborted) {
+    const s = config().RENDER_TIMEOUT_MS / 1000;
+    return { error: { code: "LIMIT_EXCEEDED", diagnostic: "LIMIT_EXCEEDED", message: `The render took longer than its time limit of ${s} s` } };
+  }
+  if (e instanceof RenderFailure) return { error: { code: e.code, diagnostic: e.diagnostic, message: e.message } };
+  return { error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "The render stopped unexpectedly" }, err: e };
 }
 
 /** Stops the work of renders that end elsewhere (cancelled) while this worker renders them. */
@@ -124,7 +150,7 @@ export async function renewLeases() {
  * attempt may have stored is deleted: no render points at it.
  */
 export async function reapAbandonedRenders(): Promise<number> {
-  return withTx(async (tx: Tx) => {
+  const rows = await withTx(async (tx: Tx) => {
     const rows = await repo.lockExpiredLeases(tx, 50);
     for (const r of rows) {
       if (r.attempts < MAX_ATTEMPTS) {
@@ -137,7 +163,8 @@ export async function reapAbandonedRenders(): Promise<number> {
       }
     }
     await deleteFilesLater(tx, rows.map((r) => renderFileKey(r, r.attempts)));
-    if (rows.length) log().warn({ renderIds: rows.map((r) => r.id) }, "took back renders of a stopped worker");
-    return rows.length;
+    return rows;
   });
+  for (const r of rows) logTakenBack(r, r.attempts < MAX_ATTEMPTS ? "queued" : "failed");
+  return rows.length;
 }

@@ -1,7 +1,10 @@
 import type { RenderErrorRecord, RenderRow } from "../db/schema";
 
-/** A render claimed for an attempt, with the caller's input its worker renders. */
-export type ClaimedRender = RenderRow & { payload: Record<string, unknown> | null };
+/**
+ * A render claimed for an attempt, with the caller's input its worker renders and how long it
+ * waited since it was created, in ms.
+ */
+export type ClaimedRender = RenderRow & { payload: Record<string, unknown> | null; queuedMs: number };
 
 const date = (v: unknown) => (v === null ? null : new Date(v as string));
 
@@ -20,6 +23,7 @@ export function renderRowFrom(r: Record<string, unknown>): RenderRow {
     options: r.options as RenderRow["options"],
     templateId: r.template_id as string | null,
     templateVersionId: r.template_version_id as string | null,
+    requestId: r.request_id as string | null,
     attempts: r.attempts as number,
     leaseExpiresAt: date(r.lease_expires_at),
     error: r.error as RenderErrorRecord | null,
@@ -34,7 +38,7 @@ export function renderRowFrom(r: Record<string, unknown>): RenderRow {
   };
 }
 
-/** A claimed render and its input, from a raw row that joined render_inputs' payload. */
+/** A claimed render and its input, from a raw row of a claim that joined render_inputs' payload. */
 export function claimedRenderFrom(r: Record<string, unknown>): ClaimedRender {
-  return { ...renderRowFrom(r), payload: r.payload as Record<string, unknown> | null };
+  return { ...renderRowFrom(r), payload: r.payload as Record<string, unknown> | null, queuedMs: r.queued_ms as number };
 }

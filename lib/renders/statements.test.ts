@@ -64,7 +64,8 @@ describe("render queue statements", () => {
     expect(a.next!.leaseExpiresAt!.getTime()).toBeGreaterThan(Date.now());
     // What the statement returned is what the table holds.
     const b = await repo.findRender(db, workspaceId, ids[1]!);
-    expect({ ...a.next, payload: undefined }).toEqual({ ...b, payload: undefined });
+    expect({ ...a.next, payload: undefined, queuedMs: undefined }).toEqual({ ...b, payload: undefined });
+    expect(a.next!.queuedMs).toBeGreaterThanOrEqual(0);
 
     const failed = await statements.endAttempt(db, ids[1]!, 1, { state: "failed", error: { code: "RENDER_FAILED", diagnostic: "document_invalid", message: "no" } }, LEASE);
     expect(failed.next?.id).toBe(ids[2]);

@@ -13,7 +13,7 @@ import { countUsage } from "./usage";
 const ACTIVE = ["queued", "processing"] as const;
 
 type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "format" | "options"> &
-  Partial<Pick<RenderRow, "templateId" | "templateVersionId">>;
+  Partial<Pick<RenderRow, "templateId" | "templateVersionId" | "requestId">>;
 
 /**
  * Queues a render: its row, its input and the workers' wake-up in one statement, so the hot path
@@ -22,9 +22,9 @@ type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "for
 export async function insertRender(ex: Executor, row: NewRender, payload: Record<string, unknown>): Promise<RenderRow> {
   const [r] = await ex.execute<{ created_at: string | Date; updated_at: string | Date }>(sql`
     with r as (
-      insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id)
+      insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id, request_id)
       values (${row.id}, ${row.workspaceId}, ${row.test}, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb,
-              ${row.templateId ?? null}, ${row.templateVersionId ?? null})
+              ${row.templateId ?? null}, ${row.templateVersionId ?? null}, ${row.requestId ?? null})
       returning created_at, updated_at
     ), i as (
       insert into render_inputs (render_id, payload) select ${row.id}, ${JSON.stringify(payload)}::jsonb from r
@@ -36,6 +36,7 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
     ...row,
     templateId: row.templateId ?? null,
     templateVersionId: row.templateVersionId ?? null,
+    requestId: row.requestId ?? null,
     state: "queued",
     attempts: 0,
     leaseExpiresAt: null,
@@ -56,12 +57,16 @@ export async function notifyQueued(ex: Executor) {
   await ex.execute(sql`select pg_notify(${RENDER_QUEUED_CHANNEL}, '')`);
 }
 
-/** Claims the oldest queued render for one attempt (SKIP LOCKED: concurrent workers never take the same render). */
+/**
+ * Claims the oldest queued render for one attempt (SKIP LOCKED: concurrent workers never take the
+ * same render), with the milliseconds since it was created (on the database's clock, which also
+ * set created_at: the worker's clock may differ).
+ */
 const claimOldest = (leaseMs: number) => sql`
   update renders set state = 'processing', attempts = attempts + 1, started_at = coalesce(started_at, now()),
     lease_expires_at = now() + ${`${leaseMs} milliseconds`}::interval, updated_at = now()
   where id = (select id from renders where state = 'queued' order by created_at, id limit 1 for update skip locked)
-  returning *`;
+  returning *, (extract(epoch from now() - created_at) * 1000)::int as queued_ms`;
 
 /**
  * Takes the oldest queued render for one attempt and returns it with its input, in one statement;

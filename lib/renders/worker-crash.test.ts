@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "@/lib/db/ids";
 import { startEnvironment, type Environment } from "@/lib/testing/environment";
 import { api } from "@/lib/testing/http";
+import { logLine } from "@/lib/testing/logs";
 import { pdfText } from "@/lib/testing/pdf";
 import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
 import type { Started } from "@/lib/testing/server";
@@ -174,6 +175,7 @@ describe("a render whose worker dies", () => {
     expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
     expect(await renderRow(id)).toMatchObject({ state: "succeeded", attempts: 2, leaseExpiresAt: null });
     expect(await hasInput(id)).toBe(false);
+    expect(await logLine(worker.logFile, (l) => l.renderId === id && l.msg === "render attempt failed; retrying")).toMatchObject({ level: 40, attempt: 1, state: "queued" });
     const file = await download(ended.result!.downloadUrl!);
     expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("survivedakilledbrowser");
 
@@ -231,6 +233,9 @@ describe("a render whose worker dies", () => {
     expect(await renderRow(id)).toMatchObject({ state: "failed", attempts: MAX_ATTEMPTS, leaseExpiresAt: null });
     // The reaper's end deletes the input like any other end.
     expect(await hasInput(id)).toBe(false);
+    expect(await logLine(worker.logFile, (l) => l.renderId === id)).toMatchObject({
+      level: 40, msg: "took back a render whose worker stopped", workspaceId, attempt: MAX_ATTEMPTS, state: "failed", diagnostic: "render_process_exited",
+    });
     expect(await usageTotals(workspaceId)).toEqual({ ...before, failed: before.failed + 1 });
   });
 
@@ -247,6 +252,9 @@ describe("a render whose worker dies", () => {
     });
     const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 15_000 });
     await expect.poll(() => fs.existsSync(deadFile), { timeout: 10_000, interval: 100 }).toBe(false);
+    const takenBack = await logLine(worker.logFile, (l) => l.renderId === id && l.msg === "took back a render whose worker stopped");
+    expect(takenBack).toMatchObject({ level: 40, workspaceId, attempt: 1, state: "queued" });
+    expect(await logLine(worker.logFile, (l) => l.renderId === id && l.msg === "render ended")).toMatchObject({ level: 30, attempt: 2, state: "succeeded" });
     expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
     // Put back in the queue, it kept its input for the second attempt, which deleted it on ending.
     expect(await renderRow(id)).toMatchObject({ attempts: 2 });

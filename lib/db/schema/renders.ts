@@ -23,6 +23,8 @@ export const renders = pgTable(
     source: text("source").notNull(),
     format: text("format", { enum: renderFormats }).notNull(),
     options: jsonb("options").$type<RenderOptions>().notNull().default({}),
+    /** The request id (x-request-id) of the request that created the render, for the worker's log lines about it. */
+    requestId: text("request_id"),
     /** Renders of templates: the template and, for published versions, the version (no foreign key: renders outlive them). */
     templateId: text("template_id"),
     templateVersionId: text("template_version_id"),
