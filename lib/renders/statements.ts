@@ -53,7 +53,7 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
 }
 
 /** Tells the workers a render is waiting; delivered when the caller's transaction commits. */
-export async function notifyQueued(ex: Executor) {
+async function notifyQueued(ex: Executor) {
   await ex.execute(sql`select pg_notify(${RENDER_QUEUED_CHANNEL}, '')`);
 }
 
