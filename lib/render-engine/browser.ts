@@ -133,7 +133,7 @@ export class BrowserPool {
 
   /**
    * Launches the contained browser (containment.ts). The sandbox is tried first on every launch;
-   * only a launch that failed for the sandbox's sake is repeated without it, and loudly.
+   * only a launch that Chromium refused for want of a usable sandbox is repeated without it, loudly.
    */
   private async launch(): Promise<Browser> {
     const user = browserUser();
@@ -153,7 +153,9 @@ export class BrowserPool {
     try {
       browser = await launch(true);
     } catch (err) {
-      if (!/sandbox/i.test(String(err))) throw err;
+      // why Chromium's own words: any other launch failure (a crash, a killed process) must stay a
+      // failure, never quietly turn the sandbox off.
+      if (!/No usable sandbox/.test(String(err))) throw err;
       log().error({ err }, SANDBOX_OFF_MESSAGE);
       browser = await launch(false);
       sandbox = false;

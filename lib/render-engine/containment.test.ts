@@ -53,20 +53,19 @@ function allProcs(): Proc[] {
     .flatMap((n) => readProc(Number(n)) ?? []);
 }
 
-/** The browser processes under this test run's workers (found by their DATA_DIR). */
+/** The browser processes under this test run's workers (found by their DATA_DIR): each browser's whole tree, launcher included. */
 function workerBrowsers(dataDir: string): { workers: Proc[]; browsers: Proc[] } {
   const procs = allProcs();
   const workers = procs.filter((p) => p.environ?.includes(`DATA_DIR=${dataDir}`) && p.environ.includes("FOLIO_PROCESS=worker"));
   const byParent = new Map<number, Proc[]>();
   for (const p of procs) byParent.set(p.ppid, [...(byParent.get(p.ppid) ?? []), p]);
   const browsers: Proc[] = [];
-  const walk = (pid: number) => {
-    for (const child of byParent.get(pid) ?? []) {
-      browsers.push(child);
-      walk(child.pid);
-    }
+  const walk = (p: Proc) => {
+    browsers.push(p);
+    for (const child of byParent.get(p.pid) ?? []) walk(child);
   };
-  for (const w of workers) walk(w.pid);
+  // The worker's other children (tsx's esbuild service) are its own business, not the browser's.
+  for (const w of workers) for (const child of byParent.get(w.pid) ?? []) if (child.command.includes("chromium")) walk(child);
   return { workers, browsers };
 }
 

@@ -74,7 +74,7 @@ function restoreChromiumPath() {
 
 beforeAll(() => {
   try {
-    execFileSync("unshare", ["--net", "true"], { stdio: "pipe" });
+    execFileSync("unshare", ["--map-root-user", "--net", "true"], { stdio: "pipe" });
   } catch (e) {
     throw new Error(`These tests need \`unshare --net\` (root, or user namespaces): ${(e as Error).message}`);
   }
@@ -89,15 +89,20 @@ afterAll(restoreChromiumPath);
  */
 async function renderSealed(jobs: Job[]): Promise<{ results: (string | RenderFailure)[]; net: NetLog }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-sealed-"));
+  fs.chmodSync(dir, 0o777); // the launcher runs, and Chromium writes its net-log, as the browser user (containment.ts)
   try {
     const netLog = path.join(dir, "netlog.json");
     const launcher = path.join(dir, "chromium");
     const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
     fs.writeFileSync(
       launcher,
+      // why two user namespaces: the launcher runs as the unprivileged browser user, which may make a
+      // network namespace only inside a user namespace of its own, as root there to bring loopback
+      // up; the browser then runs under its own uid again (Chromium refuses its sandbox as root).
       `#!/bin/sh
 PATH="$PATH:/usr/sbin:/sbin"
-exec unshare --net sh -c 'ip link set lo up && exec "$0" "$@"' ${quote(realChromium)} --log-net-log=${quote(netLog)} "$@"
+exec unshare --map-root-user --net sh -c 'uid=$1 gid=$2; shift 2; ip link set lo up && exec unshare --map-user="$uid" --map-group="$gid" "$0" "$@"' \
+  ${quote(realChromium)} "$(id -u)" "$(id -g)" --log-net-log=${quote(netLog)} "$@"
 `,
       { mode: 0o755 },
     );
