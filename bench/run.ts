@@ -3,8 +3,8 @@
  * run, and the ratios. Raw is a reused warm page (setContent + pdf) of the worker's browser (the
  * headless shell, CHROMIUM_PATH), launched plainly: no sandbox, no other user, no routing; the
  * fastest any renderer on that browser can go here, and the limit the ratios are taken against.
- * Raw full Chromium (RAW_CHROMIUM_PATH, default /usr/bin/chromium) is measured in the same blocks
- * and printed beside it. End to end is POST /v1/renders with waitMs, then downloading the file.
+ * Raw full Chromium (RAW_CHROMIUM_PATH, default /usr/bin/chromium) is measured after them, in the
+ * same run, and printed beside it. End to end is POST /v1/renders with waitMs, then downloading the file.
  *
  *   npm run bench                 invoice and report, concurrency 1 and 2
  *   npm run bench -- --memory     also worker memory over 1,000 invoice renders
@@ -83,14 +83,12 @@ async function main() {
     return { browser, pages: await Promise.all([browser.newPage(), browser.newPage()]) };
   };
   const shell = await rawBrowser(config().CHROMIUM_PATH);
-  const full = await rawBrowser(process.env.RAW_CHROMIUM_PATH ?? "/usr/bin/chromium");
 
   const rawOn = (pages: Page[]) => (html: string) => async (_i: number, lane: number) => {
     await pages[lane]!.setContent(html, { waitUntil: "load" });
     await pages[lane]!.pdf({ format: "A4", printBackground: true, margin: { top: "10mm", right: "10mm", bottom: "10mm", left: "10mm" } });
   };
   const raw = rawOn(shell.pages);
-  const rawFull = rawOn(full.pages);
   const e2e = (html: string) => renderThroughApi({ document: { html } });
   /** POST /v1/renders with waitMs, then the download: one end-to-end render. */
   const renderThroughApi = (source: Record<string, unknown>) => async () => {
@@ -131,21 +129,27 @@ async function main() {
     return r;
   };
   /**
-   * Raw headless shell, raw full Chromium and end to end, `total` renders each after a warm-up, in
-   * alternating blocks: a machine whose speed drifts during the run (a noisy neighbour) slows all
-   * alike, not one of them.
+   * Raw headless shell and end to end, `total` renders each after a warm-up, in alternating blocks:
+   * a machine whose speed drifts during the run (a noisy neighbour) slows both alike, not one of
+   * them. Then raw full Chromium, for comparison only, in a phase of its own with its browser
+   * launched for it: an idle second browser costs CPU that would be charged to the others' blocks.
    */
   const compare = async (label: string, total: number, c: number, warmup: number, html: string) => {
-    const kinds = { raw: raw(html), full: rawFull(html), e2e: e2e(html) };
-    for (const one of Object.values(kinds)) await warm(warmup, c, one);
+    await warm(warmup, c, raw(html));
+    await warm(warmup, c, e2e(html));
     const blocks = quick ? 2 : 5;
-    const runs = { raw: [] as Run[], full: [] as Run[], e2e: [] as Run[] };
+    const runs = { raw: [] as Run[], e2e: [] as Run[] };
     for (let b = 0; b < blocks; b++) {
       const n = Math.round((total * (b + 1)) / blocks) - Math.round((total * b) / blocks);
-      for (const kind of ["raw", "full", "e2e"] as const) runs[kind].push(await measured(`${label} ${kind}`, n, c, kinds[kind]));
+      runs.raw.push(await measured(`${label} raw`, n, c, raw(html)));
+      runs.e2e.push(await measured(`${label} e2e`, n, c, e2e(html)));
     }
+    const full = await rawBrowser(process.env.RAW_CHROMIUM_PATH ?? "/usr/bin/chromium");
+    await warm(warmup, c, rawOn(full.pages)(html));
+    const fullRun = await measured(`${label} full`, total, c, rawOn(full.pages)(html));
+    await full.browser.close();
     const merge = (rs: Run[]) => stats(rs.flatMap((r) => r.latencies), rs.reduce((a, r) => a + r.seconds, 0));
-    return { raw: merge(runs.raw), full: merge(runs.full), e2e: merge(runs.e2e) };
+    return { raw: merge(runs.raw), full: merge([fullRun]), e2e: merge(runs.e2e) };
   };
 
   const results: { doc: string; c: number; raw: Stats; full: Stats; e2e: Stats }[] = [];
@@ -221,7 +225,7 @@ async function main() {
     console.log(`\nWorker RSS over 1,000 invoice renders after 100 warm-up: start ${base.toFixed(0)} MB, samples ${samples.map((s) => s.toFixed(0)).join(" ")} MB, growth ${(Math.max(...samples) - base).toFixed(0)} MB (target < 50)`);
   }
 
-  await Promise.all([shell.browser.close(), full.browser.close()]);
+  await shell.browser.close();
   await Promise.all([web.stop(), worker.stop()]);
   await drop();
 }
