@@ -218,6 +218,28 @@ describe("PDF page settings", () => {
     expect(pixelAt(bytes, 1, 0.01, 0.01)).toEqual([255, 255, 255]);
   });
 
+  it("writes a tagged PDF with bookmarks when asked, and neither by default", async () => {
+    const w = await createTestWorkspace();
+    const html = "<h1>Chapter one</h1><p>text</p><h2>Section</h2><p>more</p>";
+    const { bytes } = await renderFile(w.key, { document: { html, settings: { tagged: true, outline: true } } });
+    expect(pdfInfo(bytes).Tagged).toBe("yes");
+    const raw = Buffer.from(bytes).toString("latin1");
+    expect(raw).toContain("/StructTreeRoot");
+    expect(raw).toContain("/Outlines");
+
+    const plain = await renderFile(w.key, { document: { html } });
+    expect(pdfInfo(plain.bytes).Tagged).toBe("no");
+    expect(Buffer.from(plain.bytes).toString("latin1")).not.toContain("/Outlines");
+  });
+
+  it("draws CSS @page margin boxes with page counters", async () => {
+    const w = await createTestWorkspace();
+    const html = `<style>@page { margin: 20mm; @top-center { content: "Margin box " counter(page) " of " counter(pages); } }</style>${pages("first", "second")}`;
+    const { bytes } = await renderFile(w.key, { document: { html } });
+    expect(pdfText(bytes, 1)).toContain("Margin box 1 of 2");
+    expect(pdfText(bytes, 2)).toContain("Margin box 2 of 2");
+  });
+
   it("keeps only the pages pageRanges selects", async () => {
     const w = await createTestWorkspace();
     const { render, bytes } = await renderFile(w.key, { document: { html: pages("alpha page", "bravo page", "charlie page") }, pageRanges: "2" });
