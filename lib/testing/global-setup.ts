@@ -20,11 +20,22 @@ declare module "vitest" {
   }
 }
 
+export type TestServers = {
+  baseUrl: string;
+  databaseUrl: string;
+  adminUrl: string;
+  dataDir: string;
+  serverEnv: Record<string, string>;
+  stop: () => Promise<void>;
+};
+
 /**
- * Once per `vitest run`: a real PostgreSQL (the embedded cluster under .data/test, started the
- * same way as in production), a fresh database, and the web server and worker as real processes.
+ * A real PostgreSQL (the embedded cluster under .data/test, started the same way as in
+ * production), a fresh database, and the web server and worker as real processes. vitest's
+ * integration project and the Playwright journeys (e2e/global-setup.ts) both start theirs here;
+ * `extraEnv` adds to (or overrides) the servers' settings.
  */
-export default async function setup(project: TestProject) {
+export async function startTestServers(extraEnv: Record<string, string> = {}): Promise<TestServers> {
   const testRoot = path.join(projectRoot, ".data", "test");
   const runId = `${Date.now()}_${process.pid}`;
   const dataDir = path.join(testRoot, "runs", runId);
@@ -52,21 +63,34 @@ export default async function setup(project: TestProject) {
     ADMIN_PASSWORD: TEST_ADMIN.password,
     DEPLOY_API_KEY: TEST_DEPLOY_KEY,
     LOG_LEVEL: "info",
+    ...extraEnv,
   };
   const web: WebServer = await startWebServer(serverEnv, dataDir);
   const worker: Started = startProcess("worker/index.ts", { ...serverEnv, FOLIO_PROCESS: "worker" }, path.join(dataDir, "worker.log"));
 
-  project.provide("baseUrl", web.baseUrl);
-  project.provide("databaseUrl", databaseUrl);
-  project.provide("adminUrl", adminUrl);
-  project.provide("dataDir", dataDir);
-  project.provide("serverEnv", serverEnv);
-
-  return async () => {
-    await Promise.all([web.stop(), worker.stop()]);
-    const othersRunning = await dropDatabase(adminUrl, database);
-    if (pg.startedHere && !othersRunning) pg.stop();
+  return {
+    baseUrl: web.baseUrl,
+    databaseUrl,
+    adminUrl,
+    dataDir,
+    serverEnv,
+    stop: async () => {
+      await Promise.all([web.stop(), worker.stop()]);
+      const othersRunning = await dropDatabase(adminUrl, database);
+      if (pg.startedHere && !othersRunning) pg.stop();
+    },
   };
+}
+
+/** Once per `vitest run`: the servers of startTestServers, their addresses provided to the tests. */
+export default async function setup(project: TestProject) {
+  const servers = await startTestServers();
+  project.provide("baseUrl", servers.baseUrl);
+  project.provide("databaseUrl", servers.databaseUrl);
+  project.provide("adminUrl", servers.adminUrl);
+  project.provide("dataDir", servers.dataDir);
+  project.provide("serverEnv", servers.serverEnv);
+  return servers.stop;
 }
 
 /** Folders (logs, files) of runs that started more than an hour ago; a recent run's logs stay to be read. */

@@ -1,0 +1,128 @@
+import { addToWorkspace, checkA11y, createPerson, expect, newWorkspace, screenshots, signIn, test } from "./fixtures";
+
+/** Sign-in, sign-out, coming back after the session ends, and switching workspace from the header. */
+
+test("a wrong password says so; the right one signs in", async ({ page }) => {
+  const person = await createPerson({ role: "member" });
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Email or password is wrong.")).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await checkA11y(page);
+  await screenshots(page, "sign-in-wrong-password");
+
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Welcome" })).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("a signed-out visit goes to sign-in and, after it, back to the page asked for", async ({ page, context }) => {
+  const person = await createPerson({ role: "admin" });
+  const res = await page.goto("/?from=bookmark");
+  expect(new URL(page.url()).pathname).toBe("/sign-in");
+  expect(new URL(page.url()).searchParams.get("next")).toBe("/?from=bookmark");
+  expect(res?.status()).toBe(200);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => u.pathname === "/" && u.search === "?from=bookmark");
+
+  // The session cookie removed (as when it expires): the next page asks to sign in again, then comes back.
+  await context.clearCookies();
+  await page.goto("/?again=1");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2F%3Fagain%3D1$/);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => u.pathname === "/" && u.search === "?again=1");
+});
+
+test("next is only ever a path of the console (no open redirect)", async ({ page }) => {
+  const person = await createPerson({ role: "member" });
+  for (const next of ["https://evil.example/", "//evil.example/x", "/\\evil.example"]) {
+    await page.context().clearCookies();
+    await signIn(page, person.email, person.password, next);
+    expect(new URL(page.url()).origin).toBe(new URL(page.url()).origin);
+    await expect(page).toHaveURL((u) => u.pathname === "/" && u.host !== "evil.example");
+  }
+});
+
+test("sign out ends the session and returns to sign-in", async ({ page }) => {
+  const person = await createPerson({ role: "owner" });
+  await signIn(page, person.email, person.password);
+  await page.getByRole("button", { name: person.name }).click();
+  await expect(page.getByRole("menu")).toContainText(person.email);
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await page.waitForURL((u) => u.pathname === "/sign-in");
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+test("a person in two workspaces switches from the header, and the choice survives a reload", async ({ page }) => {
+  const first = await newWorkspace(`Acme ${Date.now() % 10000}`);
+  const second = await newWorkspace(`Globex ${Date.now() % 10000}`);
+  const person = await createPerson({ role: "admin", workspaceId: first.id });
+  await addToWorkspace(person, second.id, "content_editor");
+  await signIn(page, person.email, person.password);
+  const switcher = page.getByRole("button", { name: /Switch workspace/ });
+  await expect(switcher).toContainText(first.name);
+  await switcher.click();
+  await expect(page.getByRole("menuitem", { name: new RegExp(second.name) })).toContainText("content editor");
+  await checkA11y(page);
+  await screenshots(page, "workspace-switcher");
+  await page.getByRole("menuitem", { name: new RegExp(second.name) }).click();
+  await expect(page.getByRole("button", { name: /Switch workspace/ })).toContainText(second.name);
+  await expect(page.getByText(`You are signed in to ${second.name}`)).toBeVisible();
+  // The role follows the workspace: a content editor has no People link.
+  await expect(page.getByRole("link", { name: "People" })).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole("button", { name: /Switch workspace/ })).toContainText(second.name);
+});
+
+test("at 390 px the navigation is behind a menu button", async ({ page }) => {
+  const person = await createPerson({ role: "owner" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, person.email, person.password);
+  const menu = page.getByRole("button", { name: "Menu" });
+  await expect(menu).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByRole("link", { name: "Templates" })).toBeHidden();
+  await menu.click();
+  await expect(menu).toHaveAttribute("aria-expanded", "true");
+  await expect(page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "API keys" })).toBeVisible();
+  await checkA11y(page);
+  await page.screenshot({ path: "e2e/screenshots/mobile-menu-open-390.png" });
+});
+
+test("the skip link leads to the page's content", async ({ page }) => {
+  const person = await createPerson({ role: "member" });
+  await signIn(page, person.email, person.password);
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main#content")).toBeFocused();
+});
+
+test("after 10 failed attempts in a minute the 11th says to wait", async ({ page }) => {
+  test.setTimeout(120_000);
+  // All attempts must fall in one clock minute: in its last 15 s, wait for the next one.
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute >= 45_000) await page.waitForTimeout(60_000 - intoMinute + 200);
+  const person = await createPerson({ role: "member" });
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(person.email);
+  for (let i = 0; i < 10; i++) {
+    await page.getByLabel("Password").fill(`wrong-${i}`);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByText("Email or password is wrong.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  }
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText(/^Too many sign-in attempts from your address; try again in \d+ seconds\.$/)).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await screenshots(page, "sign-in-too-many-attempts");
+});

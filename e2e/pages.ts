@@ -1,0 +1,30 @@
+import type { Role } from "../lib/db/schema";
+
+/**
+ * Every console page, for the per-role journey (roles.spec.ts): who may open it and the heading it
+ * shows. A page of the console is added here when it is built; roles.spec.ts then visits it as
+ * each role, checks the heading or the refusal, runs axe and takes the screenshots.
+ */
+export type ConsolePage = {
+  path: string;
+  /** The screenshot's name and the test's title. */
+  name: string;
+  /** The page's <h1> for a role that may open it. */
+  heading: string | RegExp;
+  /** Roles that may open it; every other role sees the refusal (HTTP 403). */
+  roles: readonly Role[];
+  /** Pages outside the console (sign-in): opened signed out, not per role. */
+  public?: boolean;
+  /**
+   * The page's main change, sent as the signed-in person (their session cookie, the console's
+   * Origin): for a role the page refuses, the server must answer 403 too, not only the UI.
+   */
+  refusedAction?: { method: "POST" | "PATCH" | "DELETE"; path: string; body?: unknown };
+};
+
+export const everyRole: readonly Role[] = ["owner", "admin", "member", "content_editor"];
+
+export const pages: ConsolePage[] = [
+  { path: "/sign-in", name: "sign-in", heading: "Sign in to Folio", roles: everyRole, public: true },
+  { path: "/", name: "home", heading: "Welcome", roles: everyRole },
+];

@@ -1,0 +1,27 @@
+import { defineConfig } from "@playwright/test";
+
+/**
+ * The console's journeys (docs/architecture.md, "The console > End-to-end tests"): Playwright Test
+ * in Debian's full Chromium against the real web server and worker on the embedded PostgreSQL,
+ * started by global-setup.ts. Needs a current `next build` (scripts/ensure-build.sh).
+ */
+export default defineConfig({
+  testDir: ".",
+  testMatch: "**/*.spec.ts",
+  globalSetup: "./global-setup.ts",
+  // why 2: the machine has 2 cores, shared with the server, the worker and PostgreSQL.
+  workers: 2,
+  fullyParallel: true,
+  retries: 0,
+  reporter: "list",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  outputDir: "../.data/e2e-results",
+  use: {
+    browserName: "chromium",
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+});
