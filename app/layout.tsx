@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
+import "./globals.css";
 
-export const metadata = { title: "Folio", description: "Document rendering: templates and data or HTML to PDF and images." };
+export const metadata = { title: { default: "Folio", template: "%s · Folio" }, description: "Document rendering: templates and data or HTML to PDF and images." };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
-      <body style={{ fontFamily: "system-ui, sans-serif", margin: 0, color: "#111827" }}>{children}</body>
+      <body className="min-h-screen bg-gray-50 font-sans text-gray-900 antialiased">{children}</body>
     </html>
   );
 }

@@ -1,25 +1,10 @@
-import { getServerSession } from "next-auth";
-import Link from "next/link";
-import { authOptions } from "@/lib/auth/session";
+import { PageHeader } from "@/components/ui/page-header";
+import { requireConsole } from "@/lib/console";
 
-export const dynamic = "force-dynamic";
+export const metadata = { title: "Home" };
 
-/** Console home. The full console comes with its own issue; this page signs people in and out. */
+/** Console home. The getting-started content comes with its own part of issue 9. */
 export default async function Home() {
-  const session = await getServerSession(authOptions());
-  return (
-    <main style={{ maxWidth: 640, margin: "4rem auto", padding: "0 1rem" }}>
-      <h1>Folio</h1>
-      <p>Document rendering service. The HTTP API lives under <code>/v1</code>; see docs/api.md.</p>
-      {session?.user ? (
-        <p>
-          Signed in as {session.user.email}. <Link href="/api/auth/signout">Sign out</Link>
-        </p>
-      ) : (
-        <p>
-          <Link href="/api/auth/signin">Sign in</Link> to the console.
-        </p>
-      )}
-    </main>
-  );
+  const s = await requireConsole();
+  return <PageHeader title="Welcome" description={`You are signed in to ${s.workspace.name} as ${s.user.name}.`} />;
 }

@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { z } from "zod";
 import { config } from "../config";
 import { db } from "../db/client";
 import { deriveKey } from "../crypto";
@@ -18,11 +19,18 @@ declare module "next-auth" {
 
 let options: NextAuthOptions | undefined;
 
+/** How long a console session lasts after sign-in; then the person signs in again (and comes back to the page). */
+export const SESSION_MAX_AGE_SECONDS = 12 * 3600;
+
+const SwitchWorkspace = z.object({ workspaceId: z.string().min(1).max(64) });
+
 /** Console sign-in: email and password, a JWT session cookie signed with a key derived from SECRET_KEY. */
 export function authOptions(): NextAuthOptions {
   options ??= {
     secret: deriveKey("session").toString("base64"),
-    session: { strategy: "jwt", maxAge: 12 * 3600 },
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    // Our own pages (app/(auth)/sign-in); next-auth's built-in ones are never shown.
+    pages: { signIn: "/sign-in", error: "/sign-in" },
     providers: [
       CredentialsProvider({
         name: "Email and password",
@@ -37,10 +45,16 @@ export function authOptions(): NextAuthOptions {
       }),
     ],
     callbacks: {
-      async jwt({ token, user }) {
+      async jwt({ token, user, trigger, session }) {
         if (user) {
           token.uid = user.id;
           token.wid = await firstWorkspaceOf(db(), user.id);
+        }
+        // The workspace switcher (POST /api/auth/session with {data: {workspaceId}}): the choice is
+        // kept only if the person is a member there, checked here on the server.
+        if (trigger === "update" && typeof token.uid === "string") {
+          const wanted = SwitchWorkspace.safeParse(session);
+          if (wanted.success && (await findMembership(db(), token.uid, wanted.data.workspaceId))) token.wid = wanted.data.workspaceId;
         }
         return token;
       },
@@ -67,9 +81,14 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * be sent (every browser still supported sends at least one with an unsafe request).
  */
 export function assertSameOrigin(req: Request) {
-  if (SAFE_METHODS.has(req.method)) return;
-  const origin = req.headers.get("origin");
-  const site = req.headers.get("sec-fetch-site");
+  assertSameOriginHeaders(req.method, req.headers);
+}
+
+/** assertSameOrigin for callers that hold only the method and headers (server actions: `await headers()`). */
+export function assertSameOriginHeaders(method: string, headers: Pick<Headers, "get">) {
+  if (SAFE_METHODS.has(method)) return;
+  const origin = headers.get("origin");
+  const site = headers.get("sec-fetch-site");
   const sameOrigin = (origin !== null || site !== null) && (origin === null || origin === consoleOrigin()) && (site === null || site === "same-origin");
   if (!sameOrigin) {
     throw forbidden("A console request that changes something must come from the console's own origin (Origin or Sec-Fetch-Site: same-origin)");

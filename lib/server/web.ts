@@ -5,6 +5,7 @@ import { config, ConfigError } from "../config";
 import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
+import { REQUEST_PATH_HEADER } from "../console/next-path";
 import { sendFailure, sendWhole } from "../http/node";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
 import { beginRequest } from "../http/steps";
@@ -45,6 +46,8 @@ async function main() {
   };
   const server = http.createServer((req, res) => {
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
+    // The console's sign-in redirect comes back to this path (lib/console/session.ts).
+    req.headers[REQUEST_PATH_HEADER] = req.url ?? "/";
     const method = req.method ?? "GET";
     const pathname = (req.url ?? "/").split("?")[0]!;
     if (method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);

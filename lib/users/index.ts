@@ -8,7 +8,7 @@ import { conflict } from "../errors";
 import { hashPassword, verifyPassword } from "./password";
 import * as repo from "./repository";
 
-export { findMembership, firstWorkspaceOf } from "./repository";
+export { findMembership, findUserById, firstWorkspaceOf, listMembershipsOf } from "./repository";
 
 export const CreateUserInput = z.strictObject({
   email: z.email().max(254),

@@ -37,3 +37,18 @@ export async function firstWorkspaceOf(ex: Executor, userId: string) {
     .limit(1);
   return m?.workspaceId;
 }
+
+export async function findUserById(ex: Executor, id: string) {
+  const [u] = await ex.select({ id: users.id, email: users.email, name: users.name, platformAdmin: users.platformAdmin }).from(users).where(eq(users.id, id));
+  return u;
+}
+
+/** Every workspace the user belongs to, with their role there, in the order they joined. */
+export async function listMembershipsOf(ex: Executor, userId: string) {
+  return ex
+    .select({ id: workspaces.id, name: workspaces.name, role: memberships.role, suspended: workspaces.suspended })
+    .from(memberships)
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(eq(memberships.userId, userId))
+    .orderBy(asc(memberships.createdAt), asc(workspaces.id));
+}

@@ -1,0 +1,39 @@
+import { redirect } from "next/navigation";
+import { SignInForm } from "@/components/console/sign-in-form";
+import { Wordmark } from "@/components/console/wordmark";
+import { consoleSession, safeNextPath } from "@/lib/console";
+
+export const metadata = { title: "Sign in" };
+export const dynamic = "force-dynamic";
+
+/** next-auth's ?error= codes as sentences (it sends people here on its own failures too). */
+const errors: Record<string, string> = {
+  CredentialsSignin: "Email or password is wrong.",
+  SessionRequired: "Sign in to continue.",
+};
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** The console's sign-in page, outside the shell. A person already signed in goes on to `next`. */
+export default async function SignInPage({ searchParams }: Props) {
+  const q = await searchParams;
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+  const next = safeNextPath(one(q.next) ?? one(q.callbackUrl));
+  if (await consoleSession()) redirect(next);
+  const code = one(q.error);
+  const initialError = code ? (errors[code] ?? "Sign-in failed; try again.") : undefined;
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
+      <div className="w-full max-w-sm">
+        <div className="mb-8 flex justify-center">
+          <Wordmark className="text-2xl" />
+        </div>
+        <div className="rounded-lg border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
+          <h1 className="mb-1 text-xl font-semibold text-gray-900">Sign in to Folio</h1>
+          <p className="mb-6 text-sm text-gray-600">{next === "/" ? "Use the email and password of your Folio account." : "Sign in to continue where you were."}</p>
+          <SignInForm next={next} initialError={initialError} />
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,82 @@
+import { headers } from "next/headers";
+import { unstable_rethrow } from "next/navigation";
+import { ZodError, type z } from "zod";
+import type { Ctx } from "../auth/context";
+import { assertSameOriginHeaders } from "../auth/session";
+import { fromZodError, isAppError, unauthorized, type ErrorCode, type ErrorDetail } from "../errors";
+import { log } from "../log";
+import { consoleSession, type ConsoleSession } from "./session";
+
+/** What every console server action answers; the client shows `error.message` (and each detail beside its field). */
+export type ActionError = { code: ErrorCode; message: string; details?: ErrorDetail[] };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
+
+/** An AppError (or a ZodError) as the result a client reads; anything else is logged and answered INTERNAL without internals. */
+export function toActionError(err: unknown, requestId?: string): ActionError {
+  const e = err instanceof ZodError ? fromZodError(err) : err;
+  if (isAppError(e)) return e.details?.length ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+  log().error({ err: e, requestId }, "console action failed");
+  return { code: "INTERNAL", message: `Something went wrong on our side; try again. If it keeps happening, quote ${requestId ?? "the time"} to your administrator.` };
+}
+
+/**
+ * A FormData as a plain object for zod: one value per key as a string, a repeated key (checkboxes
+ * of one name) as an array, files left out. Keys starting with "$ACTION" (Next's own) are dropped.
+ */
+export function formDataToObject(form: FormData): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(form.keys())) {
+    if (key.startsWith("$ACTION")) continue;
+    const values = form.getAll(key).filter((v): v is string => typeof v === "string");
+    if (values.length === 1) out[key] = values[0]!;
+    else if (values.length > 1) out[key] = values;
+  }
+  return out;
+}
+
+/**
+ * The console's apiRoute for server actions: checks that the POST comes from the console's own
+ * origin (the CSRF rule of lib/auth/session.ts; Next's own check lets a request without Origin
+ * through), resolves the signed-in person's ctx, parses the input with the verb's zod schema,
+ * calls the verb, and answers an ActionResult. It never throws to the client, except Next's
+ * redirect()/notFound()/forbidden(), which pass through.
+ *
+ *   "use server";
+ *   export const renameTemplate = consoleAction(RenameInput, (ctx, input) => templates.renameTemplate(ctx, input.id, input));
+ *
+ * The returned function takes the input object, or a FormData (converted with formDataToObject).
+ */
+export function consoleAction<S extends z.ZodType, T>(
+  schema: S,
+  verb: (ctx: Ctx, input: z.output<S>, session: ConsoleSession) => Promise<T> | T,
+): (input: z.input<S> | FormData) => Promise<ActionResult<T>> {
+  return async (input) => runConsoleAction(async (session) => verb(session.ctx, schema.parse(input instanceof FormData ? formDataToObject(input) : input), session));
+}
+
+/**
+ * The same for `useActionState`: (previous result, FormData) => result. The previous result is
+ * ignored; a form shows the latest answer.
+ */
+export function consoleFormAction<S extends z.ZodType, T>(
+  schema: S,
+  verb: (ctx: Ctx, input: z.output<S>, session: ConsoleSession) => Promise<T> | T,
+): (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>> {
+  const action = consoleAction(schema, verb);
+  return async (_previous, form) => action(form);
+}
+
+/** The steps of consoleAction without the parsing, for an action whose input is not one object. */
+export async function runConsoleAction<T>(run: (session: ConsoleSession) => Promise<T> | T): Promise<ActionResult<T>> {
+  let requestId: string | undefined;
+  try {
+    assertSameOriginHeaders("POST", await headers());
+    const session = await consoleSession();
+    if (!session) throw unauthorized("Your session has ended; sign in again");
+    requestId = session.ctx.requestId;
+    return { ok: true, data: await run(session) };
+  } catch (err) {
+    unstable_rethrow(err);
+    return { ok: false, error: toActionError(err, requestId) };
+  }
+}
+

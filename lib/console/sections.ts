@@ -1,0 +1,39 @@
+import type { Role } from "../db/schema";
+
+export type { Role };
+
+/**
+ * The console's sections: the header's navigation and the refusal a page shows to a role that may
+ * not open it both come from this table, so a link is never shown where the page would refuse.
+ * Pure data (the navigation, a client component, imports it too).
+ */
+export type Section = {
+  href: string;
+  label: string;
+  /** Roles that may open the section. */
+  roles: readonly Role[];
+  /** What the refusal says a role cannot do: "Your role (member) cannot manage API keys." */
+  action: string;
+};
+
+const everyone: readonly Role[] = ["owner", "admin", "member", "content_editor"];
+
+export const sections: readonly Section[] = [
+  { href: "/", label: "Home", roles: everyone, action: "open the console" },
+  { href: "/templates", label: "Templates", roles: everyone, action: "open templates" },
+  { href: "/renders", label: "Renders", roles: everyone, action: "see renders" },
+  // spec: Roles in the web console: only owners and admins manage keys.
+  { href: "/api-keys", label: "API keys", roles: ["owner", "admin"], action: "manage API keys" },
+  { href: "/people", label: "People", roles: ["owner", "admin", "member"], action: "see the people of this workspace" },
+  // spec: content editors lack audit:read.
+  { href: "/audit", label: "Audit log", roles: ["owner", "admin", "member"], action: "read the audit log" },
+  { href: "/settings", label: "Settings", roles: everyone, action: "open settings" },
+];
+
+/** The section a path belongs to ("/api-keys/key_1" -> API keys), or undefined. */
+export function sectionOf(path: string): Section | undefined {
+  const p = path.split(/[?#]/)[0] ?? "/";
+  return sections.filter((s) => s.href !== "/").find((s) => p === s.href || p.startsWith(`${s.href}/`)) ?? (p === "/" ? sections[0] : undefined);
+}
+
+export const roleLabels: Record<Role, string> = { owner: "owner", admin: "admin", member: "member", content_editor: "content editor" };
