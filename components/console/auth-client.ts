@@ -38,11 +38,11 @@ export async function signInWithPassword(email: string, password: string, callba
     const retryAfterSeconds = Math.max(1, Number(res.headers.get("retry-after")) || 60);
     return { ok: false, retryAfterSeconds, message: `Too many sign-in attempts from your address; try again in ${retryAfterSeconds} seconds.` };
   }
-  if (!res.ok) return { ok: false, message: await failureMessage(res) };
-  const { url } = (await res.json()) as { url?: string };
-  // next-auth answers a refused password with the sign-in page's address and ?error=CredentialsSignin.
-  const error = url ? new URL(url, window.location.href).searchParams.get("error") : "unknown";
-  if (error) return { ok: false, message: error === "CredentialsSignin" ? "Email or password is wrong." : "Sign-in failed; try again." };
+  // next-auth answers a refused password with 401 and the sign-in page's address with ?error=CredentialsSignin.
+  const body = (await res.clone().json().catch(() => ({}))) as { url?: string };
+  if (!body.url) return res.ok ? { ok: false, message: "Sign-in failed; try again." } : { ok: false, message: await failureMessage(res) };
+  const error = new URL(body.url, window.location.href).searchParams.get("error");
+  if (error || !res.ok) return { ok: false, message: error === "CredentialsSignin" ? "Email or password is wrong." : "Sign-in failed; try again." };
   return { ok: true };
 }
 
