@@ -1,4 +1,4 @@
-import { addToWorkspace, checkA11y, createPerson, expect, newWorkspace, screenshots, signIn, test } from "./fixtures";
+import { addToWorkspace, checkA11y, createPerson, expect, expiredSessionCookie, newWorkspace, screenshots, signIn, test } from "./fixtures";
 
 /** Sign-in, sign-out, coming back after the session ends, and switching workspace from the header. */
 
@@ -38,6 +38,19 @@ test("a signed-out visit goes to sign-in and, after it, back to the page asked f
   await page.getByLabel("Password").fill(person.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((u) => u.pathname === "/" && u.search === "?again=1");
+});
+
+test("an expired session sends the person to sign-in, then back to the page", async ({ page, context }) => {
+  const person = await createPerson({ role: "member" });
+  await context.addCookies([await expiredSessionCookie(person)]);
+  await page.goto("/?after=expiry");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2F%3Fafter%3Dexpiry$/);
+  await expect(page.getByText("Sign in to continue where you were.")).toBeVisible();
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password").fill(person.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((u) => u.pathname === "/" && u.search === "?after=expiry");
+  await expect(page.getByRole("heading", { level: 1, name: "Welcome" })).toBeVisible();
 });
 
 test("next is only ever a path of the console (no open redirect)", async ({ page }) => {

@@ -3,7 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { encode } from "next-auth/jwt";
 import { systemCtx } from "../lib/auth/context";
+import { authOptions } from "../lib/auth/session";
 import { db } from "../lib/db/client";
 import type { Role } from "../lib/db/schema";
 import { TEST_ADMIN } from "../lib/testing/global-setup";
@@ -59,6 +61,19 @@ export async function createPerson(opts: { role: Role; workspaceId?: string; nam
 /** Makes an existing person a member of another workspace too (a seed: no verb does this before invitations). */
 export async function addToWorkspace(person: Person, workspaceId: string, role: Role = person.role) {
   await insertMembership(db(), { userId: person.userId, workspaceId, role });
+}
+
+/**
+ * A session cookie for `person` that expired `secondsAgo` ago, signed with the server's key, as
+ * the browser would still hold it after the session's maxAge.
+ */
+export async function expiredSessionCookie(person: Person, secondsAgo = 60) {
+  const token = await encode({
+    token: { sub: person.userId, uid: person.userId, wid: person.workspaceId, email: person.email, name: person.name },
+    secret: authOptions().secret!,
+    maxAge: -secondsAgo,
+  });
+  return { name: "next-auth.session-token", value: token, url: baseURL() };
 }
 
 /** Signs in through the sign-in page, as a person does, and waits to land in the console. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the Next.js app when there is no build or a source file is newer than it.
+# Builds the Next.js app when there is no build or a source file (app/, components/, lib/, styles,
+# configuration) is newer than it.
 set -euo pipefail
-if [ ! -f .next/BUILD_ID ] || [ -n "$(find app lib components public next.config.ts package-lock.json -newer .next/BUILD_ID ! -name '*.test.ts' ! -path 'lib/testing/*' -print -quit 2>/dev/null)" ]; then
+if [ ! -f .next/BUILD_ID ] || [ -n "$(find app lib components public next.config.ts postcss.config.mjs package-lock.json -newer .next/BUILD_ID ! -name '*.test.ts' ! -path 'lib/testing/*' -print -quit 2>/dev/null)" ]; then
   echo "Building the web app" >&2
   NEXT_TELEMETRY_DISABLED=1 npx next build >/tmp/folio-next-build.log 2>&1 || { cat /tmp/folio-next-build.log >&2; exit 1; }
 fi

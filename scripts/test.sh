@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # npm test: the whole suite. Lint, typecheck, unit tests, then integration tests against a real
-# PostgreSQL, a real Chromium and a server started over real HTTP (lib/testing/global-setup.ts).
+# PostgreSQL, a real Chromium and a server started over real HTTP (lib/testing/global-setup.ts),
+# then the console's journeys in Debian's Chromium (Playwright Test, e2e/playwright.config.ts).
+# Arguments go to vitest; with any, the journeys are skipped (a run aimed at some test files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-system.sh --test
@@ -10,3 +12,6 @@ echo "== lint"; eslint . --max-warnings=0
 bash scripts/ensure-build.sh # before the typecheck: Next.js writes route types it checks
 echo "== typecheck"; tsc --noEmit
 echo "== tests"; vitest run "$@"
+if [ $# -eq 0 ]; then
+  echo "== console journeys"; playwright test -c e2e/playwright.config.ts
+fi
