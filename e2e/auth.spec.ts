@@ -119,20 +119,29 @@ test("the skip link leads to the page's content", async ({ page }) => {
   await expect(page.locator("main#content")).toBeFocused();
 });
 
-test("after 10 failed attempts in a minute the 11th says to wait", async ({ page }) => {
-  test.setTimeout(120_000);
-  // All attempts must fall in one clock minute: in its last 15 s, wait for the next one.
+test("after 10 failed attempts in a minute the 11th says to wait", async ({ page, clientAddress }) => {
+  // All attempts must fall in one clock minute: in its last 20 s, wait for the next one.
   const intoMinute = Date.now() % 60_000;
-  if (intoMinute >= 45_000) await page.waitForTimeout(60_000 - intoMinute + 200);
+  if (intoMinute >= 40_000) await page.waitForTimeout(60_000 - intoMinute + 200);
   const person = await createPerson({ role: "member" });
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(person.email);
-  for (let i = 0; i < 10; i++) {
-    await page.getByLabel("Password").fill(`wrong-${i}`);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByText("Email or password is wrong.")).toBeVisible();
-    await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
+  // The first attempt through the form, as a person makes it.
+  await page.getByLabel("Password").fill("wrong-0");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Email or password is wrong.")).toBeVisible();
+  // why the next nine over HTTP: through the form, ten attempts on a busy machine can outlast the
+  // clock minute the limit counts in. They come from the same address (the context's X-Forwarded-For).
+  const origin = new URL(page.url()).origin;
+  for (let i = 1; i < 10; i++) {
+    const { csrfToken } = (await (await page.request.get("/api/auth/csrf")).json()) as { csrfToken: string };
+    const res = await page.request.post("/api/auth/callback/credentials", {
+      headers: { origin, "x-forwarded-for": clientAddress },
+      form: { csrfToken, email: person.email, password: `wrong-${i}`, json: "true" },
+    });
+    expect(res.status(), `attempt ${i + 1}`).toBe(401);
   }
+  // The 11th, with the right password, is refused before the password is checked.
   await page.getByLabel("Password").fill(person.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByText(/^Too many sign-in attempts from your address; try again in \d+ seconds\.$/)).toBeVisible();

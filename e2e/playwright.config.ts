@@ -14,8 +14,9 @@ export default defineConfig({
   fullyParallel: true,
   retries: 0,
   reporter: "list",
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // why generous: the machine's 2 cores run the browser, the server, the worker and PostgreSQL.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   outputDir: "../.data/e2e-results",
   use: {
     browserName: "chromium",

@@ -23,6 +23,8 @@ test.describe("public pages", () => {
 
 for (const role of everyRole) {
   test(`as ${roleLabel[role]}: opens every console page allowed, and is refused the others`, async ({ page }) => {
+    // why: one test visits every page (axe and two screenshots each), so its time grows with the registry.
+    test.setTimeout(60_000 + pages.length * 30_000);
     const person = await createPerson({ role });
     await signIn(page, person.email, person.password);
     for (const p of pages.filter((x) => !x.public)) {
