@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { named } from "../json-schema";
 
 const mm = (max: number) => z.number().finite().min(0).max(max);
 
 /** A BCP 47 language tag such as de-CH: page settings, previews, the Reports API and formats. */
-export const Locale = z
+export const Locale = named(
+  z
   .string()
   .min(2)
   .max(64)
@@ -13,13 +15,18 @@ export const Locale = z
     } catch {
       return false;
     }
-  }, "is not a BCP 47 language tag");
+  }, "is not a BCP 47 language tag"),
+  "Locale",
+  "A BCP 47 language tag (2 to 64 characters): the language of formats, the page's lang, Intl and navigator.language.",
+  ["de-CH", "en-US", "fr"],
+);
 
 /** Template data: any JSON object. */
 export const JsonObject = z.record(z.string(), z.unknown());
 
 /** Page settings (decisions.md: Renders). Sizes in millimetres; A4 with 10 mm margins by default. */
-export const PageSettings = z
+export const PageSettings = named(
+  z
   .strictObject({
     pageSize: z.strictObject({ widthMm: mm(5000).min(10), heightMm: mm(5000).min(10) }).optional(),
     margins: z
@@ -40,7 +47,11 @@ export const PageSettings = z
     const m = { topMm: 10, rightMm: 10, bottomMm: 10, leftMm: 10, ...s.margins };
     if (m.leftMm + m.rightMm >= w) ctx.addIssue({ code: "custom", path: ["margins"], message: "left and right margins leave no room on the page" });
     if (m.topMm + m.bottomMm >= h) ctx.addIssue({ code: "custom", path: ["margins"], message: "top and bottom margins leave no room on the page" });
-  });
+  }),
+  "PageSettings",
+  "Page size and margins in millimetres (A4, 210 x 297, with 10 mm margins by default), the render language (locale, en-US by default), PDF metadata (title, author, subject, keywords), tagged (an accessible PDF) and outline (bookmarks from headings).",
+  [{ pageSize: { widthMm: 210, heightMm: 297 }, margins: { topMm: 20, bottomMm: 20 }, locale: "de-DE", title: "Invoice" }],
+);
 export type PageSettings = z.infer<typeof PageSettings>;
 
 /** Resolved settings with every default applied: what the renderer uses. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { fromZodError } from "../errors";
-import { Component, ComponentContent, Composition, componentTemplateJsonSchema, LIMITS, NodeDocument } from "./schema";
+import { Component, ComponentContent, Composition, componentTemplateJsonSchema, definitions, LIMITS, NodeDocument } from "./schema";
 
 /**
  * One table per rule of the spec's component tables (Resources > Component template; Limits >
@@ -459,7 +459,7 @@ type Json = Record<string, unknown>;
 function validate(root: Json, schema: Json, v: unknown): boolean {
   const known = new Set([
     "$schema", "$defs", "$ref", "type", "const", "enum", "properties", "required", "additionalProperties", "items", "minItems", "maxItems",
-    "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "pattern", "oneOf", "anyOf", "propertyNames", "description",
+    "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "pattern", "oneOf", "anyOf", "propertyNames", "description", "examples",
   ]);
   for (const k of Object.keys(schema)) if (!known.has(k)) throw new Error(`validator lacks keyword ${k}`);
   if (typeof schema.$ref === "string") {
@@ -509,6 +509,11 @@ function validate(root: Json, schema: Json, v: unknown): boolean {
   return true;
 }
 
+/** The definition a `$ref` names, followed until it is not a reference. */
+function deref(root: Json, s: Json): Json {
+  return typeof s.$ref === "string" ? deref(root, (root.$defs as Record<string, Json>)[s.$ref.replace("#/$defs/", "")]!) : s;
+}
+
 describe("componentTemplateJsonSchema", () => {
   const schema = componentTemplateJsonSchema() as Json;
   const realistic = {
@@ -539,8 +544,9 @@ describe("componentTemplateJsonSchema", () => {
     expect(schema).toMatchObject({ type: "object", required: ["composition"], additionalProperties: false });
     const props = schema.properties as Record<string, Json>;
     expect(Object.keys(props).sort()).toEqual(["composition", "settings"]);
-    expect(props.composition).toMatchObject({ type: "object", required: ["root"], additionalProperties: false });
-    expect(Object.keys(props.composition!.properties as Json).sort()).toEqual(["components", "footer", "header", "root", "stylesheets"]);
+    const composition = deref(schema, props.composition!);
+    expect(composition).toMatchObject({ type: "object", required: ["root"], additionalProperties: false });
+    expect(Object.keys(composition.properties as Json).sort()).toEqual(["components", "footer", "header", "root", "stylesheets"]);
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
   });
 
@@ -550,15 +556,44 @@ describe("componentTemplateJsonSchema", () => {
     expect(JSON.stringify(schema).match(/"\$ref"/g)).toHaveLength(refs.length);
     const defs = schema.$defs as Record<string, Json>;
     for (const r of refs) expect(defs[r], r).toBeDefined();
-    const rootRef = ((schema.properties as Record<string, Json>).composition!.properties as Record<string, Json>).root!.$ref as string;
-    const component = defs[rootRef.replace("#/$defs/", "")]!;
-    const deref = (s: Json): Json => (typeof s.$ref === "string" ? deref(defs[s.$ref.replace("#/$defs/", "")]!) : s);
-    const members = (component.oneOf as Json[]).map(deref);
-    expect(members.map((m) => deref((m.properties as Record<string, Json>).type!).const).sort()).toEqual(["component", "container", "image", "repeat", "table", "text"]);
+    const composition = deref(schema, (schema.properties as Record<string, Json>).composition!);
+    const component = deref(schema, (composition.properties as Record<string, Json>).root!);
+    const members = (component.oneOf as Json[]).map((m) => deref(schema, m));
+    expect(members.map((m) => deref(schema, (m.properties as Record<string, Json>).type!).const).sort()).toEqual(["component", "container", "image", "repeat", "table", "text"]);
     for (const m of members) {
       expect(m.additionalProperties).toBe(false);
       expect(m.required).toContain("type");
     }
+  });
+
+  it("names its definitions after the component types and fields, each with a description and examples that validate", () => {
+    const defs = schema.$defs as Record<string, Json>;
+    expect(JSON.stringify(schema)).not.toContain("__schema");
+    expect(Object.keys(defs)).toEqual(
+      expect.arrayContaining([
+        "ContainerComponent", "TextComponent", "ImageComponent", "RepeatComponent", "TableComponent", "ComponentReference", "Component",
+        "Column", "Value", "Literal", "Binding", "MixedText", "Format", "Condition", "DataSource", "DataPath", "Scope", "Style",
+        "ReusableComponent", "Composition", "PageSettings", "Locale",
+      ]),
+    );
+    for (const [id, def] of Object.entries(defs)) {
+      expect(def.description, id).toEqual(expect.stringMatching(/\w{3,}/));
+      expect(def.examples, id).toEqual(expect.arrayContaining([expect.anything()]));
+      const zodSchema = definitions[id];
+      expect(zodSchema, `${id} is a registered definition`).toBeDefined();
+      for (const example of def.examples as unknown[]) {
+        const parsed = zodSchema!.safeParse(example);
+        expect(parsed.success, `${id} example ${JSON.stringify(example)}: ${parsed.error?.message}`).toBe(true);
+        expect(validate(schema, def, example), `${id} example against the JSON Schema`).toBe(true);
+      }
+    }
+    // One named definition per component type, the type's own literal in each.
+    for (const type of ["container", "text", "image", "repeat", "table", "component"]) {
+      const id = type === "component" ? "ComponentReference" : `${type[0]!.toUpperCase()}${type.slice(1)}Component`;
+      expect((defs[id]!.properties as Record<string, Json>).type).toEqual({ type: "string", const: type });
+    }
+    // The whole content's own example, too.
+    for (const example of schema.examples as unknown[]) expect(ComponentContent.safeParse(example).success).toBe(true);
   });
 
   it("agrees with the zod tree on valid and plainly invalid documents", () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { systemCtx } from "@/lib/auth/context";
 import { scopes, type Scope } from "@/lib/auth/scopes";
 import * as templates from "@/lib/templates";
+import { definitions } from "@/lib/templates/schema";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError, type ApiResponse } from "@/lib/testing/http";
 import { securityCases } from "@/lib/testing/security-cases";
@@ -206,10 +207,37 @@ describe("GET /v1/templates/schema", () => {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       required: ["composition"],
-      properties: { composition: { required: ["root"] } },
+      properties: { composition: { $ref: "#/$defs/Composition" } },
+      $defs: { Composition: { required: ["root"] } },
     });
     const noRead = await w.newKey(scopes.filter((s) => s !== "template:read"));
     expect(expectError(await api("/v1/templates/schema", { key: noRead.secret }), 403, "FORBIDDEN").message).toContain("template:read");
+  });
+
+  it("names a definition after each component type and field, with a description and examples that validate", async () => {
+    const w = await createTestWorkspace({ scopes: ["template:read"] });
+    const res = await api<{ $defs: Record<string, { description?: string; examples?: unknown[]; properties?: { type?: { const?: string } } }> }>(
+      "/v1/templates/schema",
+      { key: w.key },
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(res.text).not.toContain("__schema");
+    const defs = res.body.$defs;
+    const byType = Object.fromEntries(Object.entries(defs).flatMap(([id, d]) => (d.properties?.type?.const ? [[d.properties.type.const, id]] : [])));
+    expect(byType).toEqual({
+      container: "ContainerComponent",
+      text: "TextComponent",
+      image: "ImageComponent",
+      repeat: "RepeatComponent",
+      table: "TableComponent",
+      component: "ComponentReference",
+    });
+    for (const [id, d] of Object.entries(defs)) {
+      expect(d.description, id).toBeTruthy();
+      expect(d.examples?.length, id).toBeGreaterThan(0);
+      // The examples served are checked by the zod schema that validates drafts at save.
+      for (const example of d.examples!) expect(definitions[id]!.safeParse(example).success, `${id}: ${JSON.stringify(example)}`).toBe(true);
+    }
   });
 });
 
