@@ -7,7 +7,7 @@
  */
 import { AppError, invalidValue, limitExceeded } from "../errors";
 import { joinCss, toCss } from "./css";
-import { badValue, quote } from "./data-errors";
+import { badValue, DataErrors, DataValueError, quote } from "./data-errors";
 import { formatValue } from "./formats";
 import type { Binding, ComponentNode, Condition, DataSource, ReusableComponent, Style, Value } from "./schema";
 
@@ -55,15 +55,16 @@ function styleAttribute(css: string): string {
 }
 
 /**
- * Expands a composition with `data` into one HTML document. Throws AppError: BAD_REQUEST for a
- * missing or mistyped value (details name its data path), an unknown or circular component, a
- * binding where literalOnly forbids one; ASSET_INVALID for images; LIMIT_EXCEEDED past the render
- * limits.
+ * Expands a composition with `data` into one HTML document. Throws AppError: BAD_REQUEST for
+ * missing or mistyped values (all of them, up to MAX_DATA_ERRORS: details name each data path
+ * from the root of the data), an unknown or circular component, a binding where literalOnly
+ * forbids one; ASSET_INVALID for images; LIMIT_EXCEEDED past the render limits.
  */
 export function expand(input: ExpandInput, data: unknown): Expanded {
   if (input.literalOnly) refuseBindings(input);
   const expansion = new Expansion(input, data);
-  expansion.node(input.root, data, 1);
+  expansion.node(input.root, data, [], 1);
+  expansion.errors.throwIfAny();
   const css = [DEFAULT_CSS, ...(input.css ?? []).map(keepInsideStyle)].join("\n");
   const html =
     `<!doctype html><html lang="${escapeHtml(input.lang)}"><head><meta charset="utf-8"><style>${css}</style></head>` +
@@ -81,10 +82,16 @@ function keepInsideStyle(css: string): string {
 
 type Styled = { style?: Style; className?: string };
 
+/** A data path as the caller sees it: the absolute segments below the data's root, dot-joined. */
+type At = readonly string[];
+const joinPath = (at: At, path: readonly string[]) => [...at, ...path].join(".");
+
 /** One expansion: the output so far, the counters the limits need, the reusable components in use. */
 class Expansion {
   components = 0;
   depth = 0;
+  /** Missing and mistyped values: expansion goes on past them, so one answer lists them all. */
+  readonly errors = new DataErrors();
   private readonly out: string[] = [];
   private bytes = 0;
   /** Reusable component ids on the expansion stack, outermost first. */
@@ -100,8 +107,11 @@ class Expansion {
     return this.out.join("");
   }
 
-  /** Expands one component read with `scope` as its current data; `depth` counts from the root (1). */
-  node(n: ComponentNode, scope: unknown, depth: number): void {
+  /**
+   * Expands one component read with `scope` as its current data, found at `at` in the data;
+   * `depth` counts from the root (1).
+   */
+  node(n: ComponentNode, scope: unknown, at: At, depth: number): void {
     // spec: a hidden component is not expanded at all, so missing data inside it never fails.
     if (n.visibleWhen && !isVisible(n.visibleWhen, this.base(n.visibleWhen, scope))) return;
     if (depth > MAX_DEPTH) throw limitExceeded(`Components nest deeper than ${MAX_DEPTH} levels after expansion`);
@@ -110,62 +120,65 @@ class Expansion {
     switch (n.type) {
       case "container":
         this.open("div", n);
-        for (const child of n.children) this.node(child, scope, depth + 1);
+        for (const child of n.children) this.node(child, scope, at, depth + 1);
         this.emit("</div>");
         return;
       case "text":
         this.open("div", n, "f-text");
-        this.emit(escapeHtml(this.value(n.text, scope)));
+        this.emit(escapeHtml(this.value(n.text, scope, at)));
         this.emit("</div>");
         return;
       case "image":
-        return this.image(n.assetId, scope);
+        return this.image(n.assetId, scope, at);
       case "repeat": {
-        const items = this.items(n.source, scope);
+        const { items, itemsAt } = this.items(n.source, scope, at);
         this.open("div", n, "f-repeat");
-        if (items.length === 0) for (const child of n.empty ?? []) this.node(child, scope, depth + 1);
-        for (const item of items) {
+        if (items.length === 0) for (const child of n.empty ?? []) this.node(child, scope, at, depth + 1);
+        items.forEach((item, i) => {
           this.emit("<div>");
-          for (const child of n.children) this.node(child, item, depth + 1);
+          for (const child of n.children) this.node(child, item, [...itemsAt, String(i)], depth + 1);
           this.emit("</div>");
-        }
+        });
         this.emit("</div>");
         return;
       }
       case "table":
-        return this.table(n, scope);
+        return this.table(n, scope, at);
       case "component":
-        return this.component(n, scope, depth);
+        return this.component(n, scope, at, depth);
     }
   }
 
-  private component(n: Extract<ComponentNode, { type: "component" }>, scope: unknown, depth: number) {
+  private component(n: Extract<ComponentNode, { type: "component" }>, scope: unknown, at: At, depth: number) {
     const id = n.componentId;
     const components = this.input.components ?? {};
     const reusable = Object.hasOwn(components, id) ? components[id] : undefined;
     if (!reusable) throw new AppError("BAD_REQUEST", `Unknown component ${id}: the composition has no reusable component with that key`);
-    const at = this.using.indexOf(id);
-    if (at >= 0) throw new AppError("BAD_REQUEST", `Component ${id} uses itself: ${[...this.using.slice(at), id].join(" -> ")}`);
+    const cycle = this.using.indexOf(id);
+    if (cycle >= 0) throw new AppError("BAD_REQUEST", `Component ${id} uses itself: ${[...this.using.slice(cycle), id].join(" -> ")}`);
     let inner = scope;
+    let innerAt = at;
     if (n.data) {
       inner = resolvePath(this.base(n.data, scope), n.data.path);
+      innerAt = [...this.baseAt(n.data, at), ...n.data.path];
       if (inner === undefined || inner === null) {
-        const path = n.data.path.join(".");
+        const path = innerAt.join(".");
         const message = `component ${id} reads its data from here, but the value is ${inner === null ? "null" : "missing"}`;
-        throw new AppError("BAD_REQUEST", `No data at ${path} for component ${id}`, { details: [{ path, message }] });
+        // why: nothing inside can be drawn without its data; its own bindings would only repeat this.
+        return this.errors.add(new DataValueError(path, message, `No data at ${path} for component ${id}`));
       }
     }
     // why: the component node is a box of its own (its style and className apply to it); the
     // reusable root sits one level below, so its whole depth adds to the caller's.
     this.open("div", n);
     this.using.push(id);
-    this.node(reusable.root, inner, depth + 1);
+    this.node(reusable.root, inner, innerAt, depth + 1);
     this.using.pop();
     this.emit("</div>");
   }
 
-  private table(n: Extract<ComponentNode, { type: "table" }>, scope: unknown) {
-    const rows = this.items(n.source, scope);
+  private table(n: Extract<ComponentNode, { type: "table" }>, scope: unknown, at: At) {
+    const { items: rows, itemsAt } = this.items(n.source, scope, at);
     // Cell styles are the same on every row: build them once. Concatenated declarations keep
     // CSS's own "later wins" rule, shorthands included (spec: cellStyle first, headerStyle last).
     const cellCss = n.cellStyle ? toCss(n.cellStyle) : "";
@@ -184,21 +197,23 @@ class Expansion {
     if (rows.length === 0 && n.emptyText !== undefined) {
       this.emit(`<tr><td colspan="${columns.length}"${styleAttribute(cellCss)}>${escapeHtml(n.emptyText)}</td></tr>`);
     }
-    for (const row of rows) {
+    rows.forEach((row, i) => {
+      const rowAt = [...itemsAt, String(i)];
       const cells = ["<tr>"];
-      for (const c of columns) cells.push(`<td${c.td}>`, escapeHtml(this.value(c.column.value, row)), "</td>");
+      for (const c of columns) cells.push(`<td${c.td}>`, escapeHtml(this.value(c.column.value, row, rowAt)), "</td>");
       cells.push("</tr>");
       this.emit(cells.join(""));
-    }
+    });
     this.emit("</tbody></table>");
   }
 
   /** Images wait for assets (not in Folio yet): any visible image is refused, naming its asset. */
-  private image(assetId: string | Binding, scope: unknown): never {
+  private image(assetId: string | Binding, scope: unknown, at: At): void {
     let id = assetId;
     if (typeof id !== "string") {
-      const path = id.path.join(".");
-      id = this.binding(id, scope);
+      const path = joinPath(this.baseAt(id, at), id.path);
+      id = this.binding(id, scope, at);
+      if (id === "") return; // a data error, reported with the others
       // spec: a binding can only select an image the template also names literally elsewhere.
       if (!this.namedAssets().has(id)) {
         const message = `selects image ${quote(id)}, which no image component of the template names literally`;
@@ -219,44 +234,57 @@ class Expansion {
     return this.literalAssets;
   }
 
-  /** The items of a repeat or table source: missing or null is empty, anything else not an array fails. */
-  private items(source: DataSource, scope: unknown): readonly unknown[] {
+  /**
+   * The items of a repeat or table source and where they are in the data: missing or null is
+   * empty; anything else not an array is a data error (reported, and drawn as empty).
+   */
+  private items(source: DataSource, scope: unknown, at: At): { items: readonly unknown[]; itemsAt: At } {
     const value = resolvePath(this.base(source, scope), source.path);
-    const path = source.path.join(".");
-    if (value === undefined || value === null) return [];
+    const itemsAt = [...this.baseAt(source, at), ...source.path];
+    const path = itemsAt.join(".");
+    if (value === undefined || value === null) return { items: [], itemsAt };
     if (!Array.isArray(value)) {
       const message = `is ${describe(value)}, not an array`;
-      throw new AppError("BAD_REQUEST", `The source at ${path} ${message}`, { details: [{ path, message }] });
+      this.errors.add(new DataValueError(path, message, `The source at ${path} ${message}`));
+      return { items: [], itemsAt };
     }
     if (value.length > MAX_ITEMS) {
       const message = `has ${value.length} items; a repeat or table takes at most ${MAX_ITEMS}`;
       throw limitExceeded(`The source at ${path} ${message}`, { details: [{ path, message }] });
     }
-    return value;
+    return { items: value, itemsAt };
   }
 
-  private value(v: Value, scope: unknown): string {
+  private value(v: Value, scope: unknown, at: At): string {
     if (typeof v !== "object") return String(v);
-    if (!("parts" in v)) return this.binding(v, scope);
+    if (!("parts" in v)) return this.binding(v, scope, at);
     let text = "";
     for (const part of v.parts) {
-      text += typeof part === "object" ? this.binding(part, scope) : String(part);
+      text += typeof part === "object" ? this.binding(part, scope, at) : String(part);
       if (text.length > MAX_MIXED_CHARS) throw limitExceeded(`Mixed text longer than ${MAX_MIXED_CHARS.toLocaleString("en-US")} characters`);
     }
     return text;
   }
 
-  private binding(b: Binding, scope: unknown): string {
+  /** The binding's text; a missing or mistyped value is reported and gives "" so expansion goes on. */
+  private binding(b: Binding, scope: unknown, at: At): string {
     const v = resolvePath(this.base(b, scope), b.path);
+    const path = joinPath(this.baseAt(b, at), b.path);
     let text: string;
-    if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
-      text = formatValue(v, b.format, this.input.lang, b.path.join("."));
-    } else if (b.fallback !== undefined) {
-      text = String(b.fallback); // spec: shown as written, without format
-    } else {
-      const path = b.path.join(".");
-      if (v === undefined) throw new AppError("BAD_REQUEST", `Missing value at ${path} (no fallback)`, { details: [{ path, message: "missing (no fallback)" }] });
-      throw badValue(path, `is ${describe(v)}, not a string, number or boolean (no fallback)`);
+    try {
+      if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
+        text = formatValue(v, b.format, this.input.lang, path);
+      } else if (b.fallback !== undefined) {
+        text = String(b.fallback); // spec: shown as written, without format
+      } else if (v === undefined) {
+        throw new DataValueError(path, "missing (no fallback)", `Missing value at ${path} (no fallback)`);
+      } else {
+        throw badValue(path, `is ${describe(v)}, not a string, number or boolean (no fallback)`);
+      }
+    } catch (e) {
+      if (!(e instanceof DataValueError)) throw e;
+      this.errors.add(e);
+      return "";
     }
     return (b.prefix ?? "") + text + (b.suffix ?? "");
   }
@@ -264,6 +292,11 @@ class Expansion {
   /** Where a binding, condition or data source starts reading: the whole data or the current scope. */
   private base(ref: { scope?: "current" | "root" }, scope: unknown): unknown {
     return ref.scope === "root" ? this.data : scope;
+  }
+
+  /** Where that start is in the data: the root, or the current scope's path. */
+  private baseAt(ref: { scope?: "current" | "root" }, at: At): At {
+    return ref.scope === "root" ? [] : at;
   }
 
   private open(tag: string, n: Styled, ownClass?: string) {

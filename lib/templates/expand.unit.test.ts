@@ -662,3 +662,69 @@ describe("performance", () => {
     expect(ms).toBeLessThan(200);
   });
 });
+
+describe("every data error at once", () => {
+  it("lists each missing or mistyped value, one detail per data path from the data's root, in document order", () => {
+    const root = {
+      type: "container",
+      children: [
+        text(bind("customer", "name")),
+        text({ path: ["total"], format: { type: "currency", currency: "EUR" } }),
+        { type: "table", source: bind("lines"), columns: [{ id: "a", header: "A", value: { path: ["amount"], format: { type: "number" } } }] },
+        { type: "repeat", source: bind("notes"), children: [] },
+        { type: "component", componentId: "address", data: bind("customer", "address") },
+        { type: "repeat", source: bind("lines"), children: [text({ path: ["sku"], scope: "root" })] },
+      ],
+    };
+    const components = { address: { name: "Address", root: text(bind("city")) } };
+    const e = thrown(() => body(root, { total: "12", lines: [{ amount: 1 }, { amount: "x" }, {}], notes: "none", customer: {} }, { components }));
+    expect(e.code).toBe("BAD_REQUEST");
+    expect(e.details).toEqual([
+      { path: "customer.name", message: "missing (no fallback)" },
+      { path: "total", message: "is a string, but format currency needs a JSON number (a numeric string is not a number)" },
+      { path: "lines.1.amount", message: "is a string, but format number needs a JSON number (a numeric string is not a number)" },
+      { path: "lines.2.amount", message: "missing (no fallback)" },
+      { path: "notes", message: "is a string, not an array" },
+      { path: "customer.address", message: "component address reads its data from here, but the value is missing" },
+      // A root-scoped binding inside a repeat names its own path, once however many items read it.
+      { path: "sku", message: "missing (no fallback)" },
+    ]);
+    expect(e.message).toBe(
+      "7 values of the data are missing or unusable: Missing value at customer.name (no fallback); " +
+        "Value at total is a string, but format currency needs a JSON number (a numeric string is not a number); " +
+        "Value at lines.1.amount is a string, but format number needs a JSON number (a numeric string is not a number); " +
+        "Missing value at lines.2.amount (no fallback); The source at notes is a string, not an array; " +
+        "No data at customer.address for component address; Missing value at sku (no fallback)",
+    );
+  });
+
+  it("names rows inside a reusable component by their place in the data", () => {
+    const components = { row: { name: "Row", root: text(bind("name")) } };
+    const root = { type: "repeat", source: bind("order", "items"), children: [{ type: "component", componentId: "row", data: bind("product") }] };
+    const e = thrown(() => body(root, { order: { items: [{ product: { name: "a" } }, { product: {} }] } }, { components }));
+    expect(e.message).toBe("Missing value at order.items.1.product.name (no fallback)");
+    expect(e.details).toEqual([{ path: "order.items.1.product.name", message: "missing (no fallback)" }]);
+  });
+
+  it("stops at 100: the first 100 paths in details, the message says there are more and spells out 10", () => {
+    const root = { type: "table", source: bind("rows"), columns: [{ id: "v", header: "V", value: bind("v") }] };
+    const e = thrown(() => body(root, { rows: Array(150).fill({}) }));
+    expect(e.details).toHaveLength(100);
+    expect(e.details?.[99]).toEqual({ path: "rows.99.v", message: "missing (no fallback)" });
+    expect(e.message).toMatch(/^More than 100 values of the data are missing or unusable; the first 100 are in details: Missing value at rows\.0\.v/);
+    expect(e.message).toContain("Missing value at rows.9.v (no fallback); and 90 more in details");
+    expect(e.message).not.toContain("rows.10.v");
+  });
+
+  it("exactly 100 errors are all listed without 'more than'", () => {
+    const root = { type: "table", source: bind("rows"), columns: [{ id: "v", header: "V", value: bind("v") }] };
+    const e = thrown(() => body(root, { rows: Array(100).fill({}) }));
+    expect(e.details).toHaveLength(100);
+    expect(e.message).toMatch(/^100 values of the data are missing or unusable: /);
+  });
+
+  it("limits still stop the expansion at once", () => {
+    const e = thrown(() => body({ type: "container", children: [text(bind("a")), { type: "repeat", source: bind("rows"), children: [] }] }, { rows: Array(501).fill(1) }));
+    expect(e.code).toBe("LIMIT_EXCEEDED");
+  });
+});

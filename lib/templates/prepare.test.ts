@@ -658,3 +658,34 @@ describe("an invoice end to end", () => {
     expect(pages[1]).toContain(`Total due: ${usd(subtotal * 1.081)}`);
   });
 });
+
+describe("data errors of a published version's render", () => {
+  it("lists every missing or mistyped value at once, one detail per path, and creates no render", async () => {
+    const w = await createTestWorkspace();
+    const { versionId } = await publishTemplate(w.key, {
+      composition: {
+        root: {
+          type: "container",
+          children: [
+            { type: "text", text: { path: ["customer", "name"] } },
+            { type: "text", text: { path: ["total"], format: { type: "currency", currency: "EUR" } } },
+            { type: "table", source: { path: ["lines"] }, columns: [{ id: "amount", header: "Amount", value: { path: ["amount"], format: { type: "number" } } }] },
+          ],
+        },
+      },
+    });
+    const res = await api("/v1/renders", { key: w.key, body: { templateVersionId: versionId, data: { customer: {}, total: "12", lines: [{ amount: 1 }, { amount: "x" }] } } });
+    const e = expectError(res, 400, "BAD_REQUEST");
+    expect(e.details).toEqual([
+      { path: "customer.name", message: "missing (no fallback)" },
+      { path: "total", message: expect.stringContaining("needs a JSON number") },
+      { path: "lines.1.amount", message: expect.stringContaining("needs a JSON number") },
+    ]);
+    expect(e.message).toBe(
+      "3 values of the data are missing or unusable: Missing value at customer.name (no fallback); " +
+        "Value at total is a string, but format currency needs a JSON number (a numeric string is not a number); " +
+        "Value at lines.1.amount is a string, but format number needs a JSON number (a numeric string is not a number)",
+    );
+    expect((await api("/v1/renders", { key: w.key })).body.items).toEqual([]);
+  });
+});

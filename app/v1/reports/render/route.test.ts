@@ -151,6 +151,33 @@ describe("POST /v1/reports/render", () => {
     expect(await renderIds(w)).toEqual([]);
   });
 
+  it("reports every missing or mistyped value at once, one detail per path", async () => {
+    const w = await createTestWorkspace();
+    await publishTemplate(w, "Three bad", {
+      composition: {
+        root: {
+          type: "container",
+          children: [
+            { type: "text", text: { path: ["customer", "name"] } },
+            { type: "text", text: { path: ["total"], format: { type: "currency", currency: "EUR" } } },
+            { type: "table", source: { path: ["lines"] }, columns: [{ id: "amount", header: "Amount", value: { path: ["amount"], format: { type: "number" } } }] },
+          ],
+        },
+      },
+    });
+    const data = { customer: {}, total: "12", lines: [{ amount: 1 }, { amount: "x" }] };
+    for (const format of ["pdf", "png", "html"]) {
+      const e = expectError(await report(w, { format, template: { name: "Three bad" }, data }), 400, "BAD_REQUEST");
+      expect(e.details).toEqual([
+      { path: "customer.name", message: "missing (no fallback)" },
+      { path: "total", message: expect.stringContaining("needs a JSON number") },
+      { path: "lines.1.amount", message: expect.stringContaining("needs a JSON number") },
+    ]);
+      for (const path of ["customer.name", "total", "lines.1.amount"]) expect(e.message).toContain(`at ${path} `);
+    }
+    expect(await renderIds(w)).toEqual([]);
+  });
+
   it("needs render:create and template:read, plus render:read for a PDF only", async () => {
     const w = await createTestWorkspace();
     await publishTemplate(w, "Scoped", content("Scoped"));

@@ -130,6 +130,40 @@ describe("POST /v1/templates/{id}/preview", () => {
     expect((await api("/v1/renders", { key: w.key })).body.items).toEqual([]);
   });
 
+  it("reports every missing or mistyped value at once, naming each path, in files, HTML and the renders API's preview", async () => {
+    const w = await createTestWorkspace();
+    const res0 = await api("/v1/templates", { key: w.key, body: { name: "Three bad", content: {
+      composition: {
+        root: {
+          type: "container",
+          children: [
+            { type: "text", text: { path: ["customer", "name"] } },
+            { type: "text", text: { path: ["total"], format: { type: "currency", currency: "EUR" } } },
+            { type: "table", source: { path: ["lines"] }, columns: [{ id: "amount", header: "Amount", value: { path: ["amount"], format: { type: "number" } } }] },
+          ],
+        },
+      },
+    } } });
+    expect(res0.status, res0.text).toBe(201);
+    const id = res0.body.id as string;
+    const data = { customer: {}, total: "12", lines: [{ amount: 1 }, { amount: "x" }] };
+    const answers = [
+      ...(await Promise.all(["pdf", "png", "html"].map((format) => preview(w.key, id, { data, format })))),
+      await api("/v1/renders", { key: w.key, body: { preview: { templateId: id, data } } }),
+    ];
+    for (const res of answers) {
+      const e = expectError(res, 400, "BAD_REQUEST");
+      expect(e.details).toEqual([
+      { path: "customer.name", message: "missing (no fallback)" },
+      { path: "total", message: expect.stringContaining("needs a JSON number") },
+      { path: "lines.1.amount", message: expect.stringContaining("needs a JSON number") },
+    ]);
+      expect(e.message).toMatch(/^3 values of the data are missing or unusable: /);
+      for (const path of ["customer.name", "total", "lines.1.amount"]) expect(e.message).toContain(`at ${path} `);
+    }
+    expect((await api("/v1/renders", { key: w.key })).body.items).toEqual([]);
+  });
+
   it("takes bodies up to 30 MiB: 12 MiB is accepted, 31 MiB answers 413", async () => {
     const w = await createTestWorkspace();
     const id = await createTemplate(w);
