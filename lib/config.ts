@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { Email } from "./users/email";
 
 /**
  * The only reader of process.env. Every variable of decisions.md is validated here; a bad value
@@ -73,7 +74,7 @@ const EnvSchema = z.object({
     .string()
     .regex(/^folio_[A-Za-z0-9]{40}$/, "must be folio_ followed by 40 letters or digits")
     .optional(),
-  ADMIN_EMAIL: z.email().default("admin@localhost"),
+  ADMIN_EMAIL: Email.default("admin@localhost"),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Internal: which entry point this process is; set by the start commands. The CLI logs to stderr. */

@@ -66,6 +66,7 @@ describe("config(): a bad value stops start-up naming the variable", () => {
     ["API_RATE_LIMIT_PER_MINUTE", "1.5"],
     ["DATABASE_URL", "mysql://x"],
     ["LOG_LEVEL", "loud"],
+    ["ADMIN_EMAIL", "not an address"],
   ])("%s=%s", (name, value) => {
     const e = refusal({ [name]: value });
     expect(e.message).toMatch(new RegExp(`\\b${name}\\b`));
@@ -77,6 +78,14 @@ describe("config(): a bad value stops start-up naming the variable", () => {
     expect(c.PORT).toBe(65535);
     expect(c.RENDER_MAX_PAGES).toBe(200);
     expect(c.RENDER_TIMEOUT_MS).toBe(1000);
+  });
+
+  it("takes ADMIN_EMAIL by the one email rule of people: a one-letter or absent top-level domain is fine", () => {
+    for (const email of ["admin@localhost", "a@b.c"]) {
+      Object.assign(process.env, { SECRET_KEY: GOOD_SECRET, ADMIN_EMAIL: email });
+      resetConfigForTests();
+      expect(config().ADMIN_EMAIL).toBe(email);
+    }
   });
 
   it("names every bad variable at once", () => {

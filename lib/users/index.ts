@@ -5,13 +5,14 @@ import { withTx, db } from "../db/client";
 import { newId } from "../db/ids";
 import { roles, type Role } from "../db/schema";
 import { conflict } from "../errors";
+import { Email } from "./email";
 import { hashPassword, verifyPassword } from "./password";
 import * as repo from "./repository";
 
 export { findMembership, findUserById, firstWorkspaceOf, listMembershipsOf } from "./repository";
 
 export const CreateUserInput = z.strictObject({
-  email: z.email().max(254),
+  email: Email,
   password: z.string().min(8).max(1024),
   name: z.string().max(200).optional(),
   role: z.enum(roles),
