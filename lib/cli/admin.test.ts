@@ -1,32 +1,60 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { scopes as allScopes } from "../auth/scopes";
 import { createTestWorkspace, signIn } from "../testing/factories";
 import { api, expectError } from "../testing/http";
 import { projectRoot } from "../testing/server";
 
-type CliResult = { code: number; stdout: string; stderr: string; json: Record<string, unknown> };
+type CliRun = { code: number; stdout: string; stderr: string };
+type CliResult = CliRun & { json: Record<string, unknown> };
 
-/** Runs the real admin CLI against the test database; stdout must be exactly one JSON object. */
-function admin(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
+/** Runs the real admin CLI with exactly these arguments against the test database. */
+function cli(args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
     execFile(
       "npm",
-      ["run", "--silent", "admin", "--", ...args, "--json"],
-      { cwd: projectRoot, env: { ...process.env, ...inject("serverEnv") }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
-        try {
-          const json = JSON.parse(stdout) as unknown;
-          if (!json || typeof json !== "object" || Array.isArray(json)) throw new Error("not an object");
-          resolve({ code, stdout, stderr, json: json as Record<string, unknown> });
-        } catch (e) {
-          reject(new Error(`admin ${args.join(" ")}: stdout is not one JSON object (${(e as Error).message}); exit ${code}\nstdout: ${stdout}\nstderr: ${stderr}`));
-        }
-      },
+      ["run", "--silent", "admin", "--", ...args],
+      { cwd: projectRoot, env: { ...process.env, ...inject("serverEnv") }, timeout: 300_000 },
+      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr: err && typeof err.code !== "number" ? `${stderr}${String(err)} signal=${err.signal}` : stderr }),
     );
   });
+}
+
+/** The one JSON object a --json run printed, or a failure showing what it printed instead. */
+function parseJson(args: string[], r: CliRun): CliResult {
+  try {
+    const json = JSON.parse(r.stdout) as unknown;
+    if (!json || typeof json !== "object" || Array.isArray(json)) throw new Error("not an object");
+    return { ...r, json: json as Record<string, unknown> };
+  } catch (e) {
+    throw new Error(`admin ${args.join(" ")}: stdout is not one JSON object (${(e as Error).message}); exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
+  }
+}
+
+/** Runs the admin CLI with --json; stdout must be exactly one JSON object. */
+async function admin(...args: string[]): Promise<CliResult> {
+  return parseJson(args, await cli([...args, "--json"]));
+}
+
+/** Splits a README command line as sh would: words, single and double quotes, a trailing # comment. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  const re = /\s*(?:'([^']*)'|"([^"]*)"|(#.*)|([^\s'"]+))/gy;
+  let word: string | undefined;
+  for (let m = re.exec(line); m && m[0] !== ""; m = re.exec(line)) {
+    if (m[3] !== undefined) break;
+    word = (word ?? "") + (m[1] ?? m[2] ?? m[4] ?? "");
+    // A word ends at whitespace; quoted and unquoted pieces next to each other join.
+    if (/\s/.test(line[re.lastIndex] ?? " ")) {
+      words.push(word);
+      word = undefined;
+    }
+  }
+  if (word !== undefined) words.push(word);
+  return words;
 }
 
 function expectCliError(r: CliResult, code: string) {
@@ -53,7 +81,7 @@ type AuditPage = { items: { action: string; actor: { type: string; id: string };
 
 // The two tests run together: each CLI call starts a process, which is most of the time spent.
 describe.concurrent("admin CLI", () => {
-  it("creates and administers a workspace, its people and keys, auditing each change", { timeout: 120_000 }, async ({ expect }) => {
+  it("creates and administers a workspace, its people and keys, auditing each change", { timeout: 600_000 }, async ({ expect }) => {
     const name = `CLI ${randomBytes(3).toString("hex")}`;
     const created = await admin("workspace", "create", "--name", name);
     expect(created.code).toBe(0);
@@ -165,22 +193,34 @@ describe.concurrent("admin CLI", () => {
     );
   });
 
-  it("answers errors as one JSON object with exit code 1", { timeout: 60_000 }, async () => {
+  it("answers errors as one JSON object with exit code 1", { timeout: 600_000 }, async () => {
     const w = await createTestWorkspace();
     const id = w.id;
-    const [unknownWs, unknownWsKey, unknownCommand, missingName, unknownOption, badScope, badNumber, badRole] = await Promise.all([
-      admin("workspace", "suspend", "ws_doesNotExist"),
-      admin("key", "create", "--workspace", "ws_doesNotExist", "--name", "n", "--scopes", "render:read"),
-      admin("workspace", "explode"),
-      admin("workspace", "create"),
-      admin("workspace", "list", "--colour", "red"),
-      admin("key", "create", "--workspace", id, "--name", "n", "--scopes", "render:read,render:everything"),
-      admin("workspace", "limits", id, "--max-active-renders", "lots"),
-      admin("user", "create", "--email", "x@folio.test", "--password", "long-enough-1", "--workspace", id, "--role", "emperor"),
-    ]);
+    const [unknownWs, unknownWsKey, unknownCommand, missingName, unknownOption, badScope, badNumber, badRole, badEmail, unknownKey, unknownEmail, extraArg] =
+      await Promise.all([
+        admin("workspace", "suspend", "ws_doesNotExist"),
+        admin("key", "create", "--workspace", "ws_doesNotExist", "--name", "n", "--scopes", "render:read"),
+        admin("workspace", "explode"),
+        admin("workspace", "create"),
+        admin("workspace", "list", "--colour", "red"),
+        admin("key", "create", "--workspace", id, "--name", "n", "--scopes", "render:read,render:everything"),
+        admin("workspace", "limits", id, "--max-active-renders", "lots"),
+        admin("user", "create", "--email", "x@folio.test", "--password", "long-enough-1", "--workspace", id, "--role", "emperor"),
+        admin("user", "create", "--email", "not an address", "--password", "long-enough-1", "--workspace", id, "--role", "member"),
+        admin("key", "revoke", "key_doesNotExist"),
+        admin("user", "reset-password", "--email", "nobody-here@folio.test"),
+        admin("key", "list", "--workspace", id, "surplus"),
+      ]);
     expect(expectCliError(unknownWs, "NOT_FOUND").message).toContain("ws_doesNotExist");
     expectCliError(unknownWsKey, "NOT_FOUND");
-    expect(expectCliError(unknownCommand, "BAD_REQUEST").message).toContain("workspace explode");
+    // An unknown command exits 2, and says where the list is.
+    expect(unknownCommand.code).toBe(2);
+    expect(unknownCommand.json).toEqual({ error: { code: "BAD_REQUEST", message: expect.stringContaining("workspace explode") } });
+    expect((unknownCommand.json.error as { message: string }).message).toContain("admin -- help");
+    expect(expectCliError(badEmail, "BAD_REQUEST").details).toEqual([{ path: "email", message: expect.stringContaining("email address") }]);
+    expect(expectCliError(unknownKey, "NOT_FOUND").message).toContain("key_doesNotExist");
+    expect(expectCliError(unknownEmail, "NOT_FOUND").message).toContain("nobody-here@folio.test");
+    expect(expectCliError(extraArg, "BAD_REQUEST").message).toContain("surplus");
     expect(expectCliError(missingName, "BAD_REQUEST").message).toContain("--name");
     expectCliError(unknownOption, "BAD_REQUEST");
     expectCliError(badScope, "BAD_REQUEST");
@@ -190,5 +230,104 @@ describe.concurrent("admin CLI", () => {
     // Nothing was created for the refused key.
     const keys = await api<{ items: { id: string }[] }>("/v1/api-keys", { key: w.key });
     expect(keys.body.items.map((k) => k.id)).toEqual([w.keyId]);
+  });
+
+});
+
+// One after another: each CLI call starts a process, and the machine is shared.
+describe("admin CLI: help, keys, people and the README's examples", () => {
+  it("help lists every command with its flags: on help, on no command, and on an unknown command with exit code 2", { timeout: 600_000 }, async () => {
+    const [help, none, unknown, helpJson] = await Promise.all([cli(["help"]), cli([]), cli(["user", "delete"]), admin("help")]);
+    const commands = ["workspace create", "workspace list", "workspace suspend", "workspace unsuspend", "workspace limits", "user create", "user list",
+      "user reset-password", "key create", "key list", "key revoke", "help"];
+    expect(help.code).toBe(0);
+    for (const c of commands) expect(help.stdout).toContain(`  ${c}`);
+    for (const flag of ["--name N", "--email E --password P --workspace ID --role", "--platform-admin", "--scopes s1,s2|all", "--expires-in-days N",
+      "--max-active-renders N", "--documents-per-month N|null", "--json"]) expect(help.stdout).toContain(flag);
+    expect(none).toEqual(help);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toContain("Unknown command: user delete");
+    expect(unknown.stderr).toContain("  user reset-password --email E");
+    expect(helpJson.code).toBe(0);
+    expect((helpJson.json.commands as { command: string }[]).map((c) => c.command).sort()).toEqual([...commands].sort());
+  });
+
+  it("lists and revokes keys, lists people and resets a password, auditing each change", { timeout: 600_000 }, async () => {
+    const w = await createTestWorkspace();
+    const member = await w.signIn("member");
+    const [keys, people, everyone, reset] = await Promise.all([
+      admin("key", "list", "--workspace", w.id),
+      admin("user", "list", "--workspace", w.id),
+      admin("user", "list"),
+      admin("user", "reset-password", "--email", member.email.toUpperCase()),
+    ]);
+    expect(keys.code).toBe(0);
+    expect(keys.json).toEqual({ items: [expect.objectContaining({ id: w.keyId, status: "active", prefix: expect.any(String), setByServer: false })] });
+    expect(JSON.stringify(keys.json)).not.toContain(w.key);
+    expect(people.json).toEqual({
+      items: [{ id: member.userId, email: member.email, platformAdmin: false, createdAt: expect.any(String), memberships: [{ workspaceId: w.id, role: "member" }] }],
+    });
+    const all = everyone.json.items as { id: string; email: string; platformAdmin: boolean }[];
+    expect(all.map((u) => u.id)).toContain(member.userId);
+    expect(all).toContainEqual(expect.objectContaining({ email: "owner@folio.test", platformAdmin: true }));
+
+    // The new password works once printed; the old one no longer does.
+    expect(reset.code).toBe(0);
+    expect(reset.json).toEqual({ email: member.email, password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/) });
+    expect(await signIn(member.email, reset.json.password as string)).toMatch(/next-auth\.session-token=/);
+
+    const revoked = await admin("key", "revoke", w.keyId);
+    expect(revoked.code).toBe(0);
+    expect(revoked.json).toMatchObject({ id: w.keyId, status: "revoked" });
+    await expect.poll(async () => (await api("/v1/audit-events", { key: w.key })).status, { timeout: 3000 }).toBe(401);
+    const again = await admin("key", "revoke", w.keyId);
+    expect(again.json).toMatchObject({ id: w.keyId, status: "revoked" });
+
+    const other = await w.newKey(["audit:read"]);
+    const audit = (await api<AuditPage>("/v1/audit-events?limit=100", { key: other.secret })).body.items;
+    const cli_ = { type: "system", id: "cli" };
+    expect(audit.filter((e) => e.action === "user.reset_password")).toEqual([
+      expect.objectContaining({ actor: cli_, targetType: "user", targetId: member.userId, details: { email: member.email } }),
+    ]);
+    // Revoking an already revoked key changes nothing and records nothing.
+    expect(audit.filter((e) => e.action === "api_key.revoke")).toEqual([expect.objectContaining({ actor: cli_, targetType: "api_key", targetId: w.keyId })]);
+    expect(JSON.stringify(audit)).not.toContain(reset.json.password as string);
+  });
+
+  it("runs every README example as written, in order", { timeout: 600_000 }, async () => {
+    const readme = fs.readFileSync(path.join(projectRoot, "README.md"), "utf8");
+    const lines = [...readme.matchAll(/^\s*npm run --silent admin -- (.+)$/gm)].map((m) => m[1]!);
+    expect(lines.length).toBeGreaterThanOrEqual(12);
+    const ids: Record<string, string> = {};
+    const seen = new Set<string>();
+    for (const line of lines) {
+      // The ids the README writes as ws_… and key_… are those the commands before printed.
+      const args = shellWords(line).map((word) => {
+        if (!word.includes("…")) return word;
+        const id = ids[word];
+        if (!id) throw new Error(`README example "${line}": nothing before it printed the id for ${word}`);
+        return id;
+      });
+      const r = await cli(args);
+      expect(r.code, `${line}\n${r.stdout}${r.stderr}`).toBe(0);
+      const command = args.slice(0, 2).join(" ");
+      seen.add(args[0] === "help" ? "help" : command);
+      if (!args.includes("--json")) continue;
+      const { json } = parseJson(args, r);
+      if (command === "workspace create") ids["ws_…"] = json.id as string;
+      if (command === "key create") ids["key_…"] = json.id as string;
+      if (command === "user create") expect(json).toMatchObject({ email: "a@b.c", role: "admin", workspaceId: ids["ws_…"] });
+      if (command === "user reset-password") {
+        expect(json).toEqual({ email: "a@b.c", password: expect.any(String) });
+        expect(await signIn("a@b.c", json.password as string)).toMatch(/next-auth\.session-token=/);
+      }
+      if (command === "key revoke") expect(json).toMatchObject({ id: ids["key_…"], status: "revoked" });
+    }
+    // The README shows every command.
+    expect([...seen].sort()).toEqual(
+      ["help", "workspace create", "workspace list", "workspace limits", "user create", "user list", "user reset-password", "key create", "key list",
+        "key revoke", "workspace suspend", "workspace unsuspend"].sort(),
+    );
   });
 });

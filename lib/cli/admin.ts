@@ -5,8 +5,9 @@ import { scopes as allScopes } from "../auth/scopes";
 import { ConfigError } from "../config";
 import { closeDb } from "../db/client";
 import { AppError, badRequest, errorCodes, fromZodError } from "../errors";
-import { createKeyAsSystem, CreateKeyInput } from "../keys";
+import { createKeyAsSystem, CreateKeyInput, getKeyWorkspaceId, listKeys, revokeKey } from "../keys";
 import { createUser } from "../users";
+import { listUsers, resetPassword } from "../users/admin";
 import { createWorkspace, getWorkspace, listWorkspaces, setLimits, setSuspended } from "../workspaces";
 import { openDatabase } from "./database";
 
@@ -16,17 +17,65 @@ import { openDatabase } from "./database";
  * output is one JSON object: the result, or {error: {code, message, details?}}.
  */
 
-const usage = `Usage: npm run --silent admin -- <command> [--json]
-  workspace create --name N
-  workspace list
-  workspace suspend ID
-  workspace unsuspend ID
-  workspace limits ID [--max-active-renders N] [--renders-per-minute N] [--documents-per-month N|null]
-                      [--max-storage-bytes N|null] [--test-renders-per-day N|null]
-  user create --email E --password P --workspace ID --role owner|admin|member|content_editor [--platform-admin]
-  key create --workspace ID --name N --scopes s1,s2|all [--expires-in-days N]`;
+/** Every command: its words, its flags as the help shows them, and what it does. */
+const commandTable = [
+  { command: "help", flags: "", description: "Lists every command with its flags (also shown without a command)." },
+  { command: "workspace create", flags: "--name N", description: "Creates a workspace. -> {id, name}" },
+  { command: "workspace list", flags: "", description: "Lists every workspace. -> {items: [{id, name, suspended, createdAt}]}" },
+  { command: "workspace suspend", flags: "ID", description: "Suspends a workspace: its keys and people get 403 within a second." },
+  { command: "workspace unsuspend", flags: "ID", description: "Lifts a suspension." },
+  {
+    command: "workspace limits",
+    flags: "ID [--max-active-renders N] [--renders-per-minute N] [--documents-per-month N|null] [--max-storage-bytes N|null] [--test-renders-per-day N|null]",
+    description: "Sets render limits (null: unlimited); with no flag, shows them. -> the render limits record",
+  },
+  {
+    command: "user create",
+    flags: "--email E --password P --workspace ID --role owner|admin|member|content_editor [--platform-admin]",
+    description: "Creates a person with a password as a member of the workspace. -> {id, email, role, platformAdmin, workspaceId}",
+  },
+  {
+    command: "user list",
+    flags: "[--workspace ID]",
+    description: "Lists every person, or the members of one workspace. -> {items: [{id, email, name?, platformAdmin, createdAt, memberships: [{workspaceId, role}]}]}",
+  },
+  {
+    command: "user reset-password",
+    flags: "--email E",
+    description: "Gives the person a new generated password, printed only now; the old one stops working. -> {email, password}",
+  },
+  {
+    command: "key create",
+    flags: "--workspace ID --name N --scopes s1,s2|all [--expires-in-days N]",
+    description: "Creates an API key; its secret is printed only now. -> {id, name, scopes, secret, expiresAt?}",
+  },
+  { command: "key list", flags: "--workspace ID", description: "Lists the workspace's API keys, never their secrets. -> {items: [key records]}" },
+  { command: "key revoke", flags: "ID", description: "Revokes an API key; it stops working within a second. -> the key record" },
+] as const;
 
-const commands = ["workspace create", "workspace list", "workspace suspend", "workspace unsuspend", "workspace limits", "user create", "key create"];
+type CommandName = (typeof commandTable)[number]["command"];
+
+const PREFIX = "npm run --silent admin --";
+
+const usage = [
+  `Usage: ${PREFIX} <command> [flags] [--json]`,
+  "",
+  "Commands:",
+  ...commandTable.flatMap((c) => [`  ${c.command}${c.flags ? ` ${c.flags}` : ""}`, `      ${c.description}`]),
+  "",
+  "Every command takes --json: the only output is then one JSON object, the result or {error: {code, message, details?}}.",
+  "Exit codes: 0 done; 1 refused (the message says why); 2 unknown command or internal error.",
+].join("\n");
+
+/** The help as one JSON object, for --json. */
+const helpJson = {
+  usage: `${PREFIX} <command> [flags] [--json]`,
+  commands: commandTable.map((c) => ({ command: c.command, flags: c.flags, description: c.description })),
+  exitCodes: { "0": "done", "1": "refused", "2": "unknown command or internal error" },
+};
+
+/** A command the CLI does not have: exit code 2, like a usage error of any Unix tool. */
+class UnknownCommand extends AppError {}
 
 const options = {
   json: { type: "boolean" },
@@ -71,8 +120,17 @@ function bindOptionValues(args: readonly string[]): string[] {
 
 function need(values: Values, name: keyof Values): string {
   const v = values[name];
-  if (typeof v !== "string" || v === "") throw badRequest(`--${name} is required\n${usage}`);
+  if (typeof v !== "string" || v === "") throw badRequest(`--${name} is required`);
   return v;
+}
+
+/** The command the positionals name and the words after it, or UnknownCommand. */
+function findCommand(positionals: string[]): { command: CommandName; rest: string[] } {
+  for (const { command } of commandTable) {
+    const words = command.split(" ");
+    if (words.every((w, i) => positionals[i] === w)) return { command, rest: positionals.slice(words.length) };
+  }
+  throw new UnknownCommand("BAD_REQUEST", `Unknown command: ${positionals.join(" ")}. Run "${PREFIX} help" for the list.`);
 }
 
 /** "12" -> 12, "null" -> null (unlimited), else a BAD_REQUEST naming the option. */
@@ -84,13 +142,17 @@ function count(values: Values, name: keyof Values, nullable: boolean): number | 
   return Number(v);
 }
 
-async function run(positionals: string[], values: Values): Promise<{ json: unknown; text: string }> {
-  const [group, command, arg] = positionals;
+async function run(command: CommandName, rest: string[], values: Values): Promise<{ json: unknown; text: string }> {
+  const takesId = commandTable.find((c) => c.command === command)!.flags.startsWith("ID");
+  if (rest.length > (takesId ? 1 : 0)) throw badRequest(`${command}: unexpected argument ${rest[takesId ? 1 : 0]}`);
   const id = () => {
-    if (!arg) throw badRequest(`${group} ${command} needs an ID\n${usage}`);
+    const arg = rest[0];
+    if (!arg) throw badRequest(`${command} needs an ID`);
     return arg;
   };
-  switch (`${group} ${command}`) {
+  switch (command) {
+    case "help":
+      return { json: helpJson, text: usage };
     case "workspace create": {
       const w = await createWorkspace(CLI, need(values, "name"));
       return { json: { id: w.id, name: w.name }, text: `Created workspace ${w.name} (${w.id})` };
@@ -102,7 +164,7 @@ async function run(positionals: string[], values: Values): Promise<{ json: unkno
     case "workspace suspend":
     case "workspace unsuspend": {
       const w = await getWorkspace(id());
-      const r = await setSuspended(systemCtx(w.id, CLI), command === "suspend");
+      const r = await setSuspended(systemCtx(w.id, CLI), command === "workspace suspend");
       return { json: r, text: `Workspace ${r.id} is ${r.suspended ? "suspended" : "active"}` };
     }
     case "workspace limits": {
@@ -115,6 +177,16 @@ async function run(positionals: string[], values: Values): Promise<{ json: unkno
         testRendersPerDay: count(values, "test-renders-per-day", true),
       });
       return { json: r, text: Object.entries(r).map(([k, v]) => `${k}: ${v ?? "unlimited"}`).join("\n") };
+    }
+    case "user list": {
+      const workspace = values.workspace === undefined ? undefined : await getWorkspace(need(values, "workspace"));
+      const r = await listUsers({ workspaceId: workspace?.id });
+      const text = r.items.map((u) => [u.id, u.email, u.platformAdmin ? "platform admin" : "", u.memberships.map((m) => `${m.workspaceId}:${m.role}`).join(",")].join("\t"));
+      return { json: r, text: text.join("\n") };
+    }
+    case "user reset-password": {
+      const r = await resetPassword(CLI, need(values, "email"));
+      return { json: r, text: `New password for ${r.email}, shown only now:\n${r.password}` };
     }
     case "user create": {
       const w = await getWorkspace(need(values, "workspace"));
@@ -143,8 +215,16 @@ async function run(positionals: string[], values: Values): Promise<{ json: unkno
         text: `Created key ${k.name} (${k.id}). Its secret, shown only now:\n${k.secret}`,
       };
     }
-    default:
-      throw badRequest(`Unknown command: ${positionals.join(" ") || "(none)"}\n${usage}`);
+    case "key list": {
+      const w = await getWorkspace(need(values, "workspace"));
+      const r = await listKeys(systemCtx(w.id, CLI));
+      return { json: r, text: r.items.map((k) => [k.id, k.name, `${k.prefix}…`, k.status, k.scopes.join(",")].join("\t")).join("\n") };
+    }
+    case "key revoke": {
+      const keyId = id();
+      const k = await revokeKey(systemCtx(await getKeyWorkspaceId(keyId), CLI), keyId);
+      return { json: k, text: `Key ${k.name} (${k.id}) is ${k.status}` };
+    }
   }
 }
 
@@ -158,14 +238,10 @@ async function main() {
   try {
     ({ values, positionals } = parseArgs({ args: bindOptionValues(process.argv.slice(2)), options, allowPositionals: true, strict: true }));
     json = values.json ?? false;
-    if (values.help || positionals.length === 0) {
-      if (json) throw badRequest(usage);
-      console.log(usage);
-      return;
-    }
-    if (!commands.includes(`${positionals[0]} ${positionals[1]}`)) throw badRequest(`Unknown command: ${positionals.join(" ")}\n${usage}`);
-    ({ embedded } = await openDatabase());
-    const out = await run(positionals, values);
+    const { command, rest } = values.help || positionals.length === 0 ? { command: "help" as const, rest: [] } : findCommand(positionals);
+    // why: help needs no database, so it answers even where none is reachable.
+    if (command !== "help") ({ embedded } = await openDatabase());
+    const out = await run(command, rest, values);
     console.log(json ? JSON.stringify(out.json) : out.text);
   } catch (err) {
     exitCode = 1;
@@ -181,8 +257,9 @@ async function main() {
       console.log(JSON.stringify({ error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } }));
     } else {
       console.error(`Error (${e.code}): ${e.message}`);
+      if (err instanceof UnknownCommand) console.error(`\n${usage}`);
     }
-    if (errorCodes[e.code].status >= 500) exitCode = 2;
+    if (err instanceof UnknownCommand || errorCodes[e.code].status >= 500) exitCode = 2;
   } finally {
     await closeDb().catch(() => {});
     if (embedded?.startedHere) embedded.stop();

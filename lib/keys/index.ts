@@ -194,3 +194,10 @@ export async function authenticateKey(secret: string | null): Promise<KeyPrincip
   }
   return { keyId: row.id, workspaceId: row.workspaceId, scopes: row.scopes as Scope[] };
 }
+
+/** The workspace of a key, for platform administration (the admin CLI); NOT_FOUND when no workspace has it. */
+export async function getKeyWorkspaceId(id: string): Promise<string> {
+  const workspaceId = await repo.findKeyWorkspaceId(db(), id);
+  if (!workspaceId) throw notFound("API key", id);
+  return workspaceId;
+}

@@ -55,3 +55,9 @@ export function findServerKey(ex: Executor, workspaceId: string) {
 export async function touchKey(ex: Executor, id: string, at: Date) {
   await ex.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, id));
 }
+
+/** The workspace a key belongs to, whichever it is: for platform administration (the admin CLI) only. */
+export async function findKeyWorkspaceId(ex: Executor, id: string): Promise<string | undefined> {
+  const [r] = await ex.select({ workspaceId: apiKeys.workspaceId }).from(apiKeys).where(eq(apiKeys.id, id));
+  return r?.workspaceId;
+}

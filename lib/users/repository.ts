@@ -52,3 +52,16 @@ export async function listMembershipsOf(ex: Executor, userId: string) {
     .where(eq(memberships.userId, userId))
     .orderBy(asc(memberships.createdAt), asc(workspaces.id));
 }
+
+/** Users with their memberships (only the workspace's when one is given), oldest first. */
+export function listUsersWithMemberships(ex: Executor, workspaceId?: string) {
+  const q = ex
+    .select({ user: users, workspaceId: memberships.workspaceId, role: memberships.role })
+    .from(users)
+    .leftJoin(memberships, eq(memberships.userId, users.id));
+  return (workspaceId ? q.where(eq(memberships.workspaceId, workspaceId)) : q).orderBy(asc(users.createdAt), asc(users.id), asc(memberships.createdAt));
+}
+
+export async function setPasswordHash(ex: Executor, userId: string, passwordHash: string) {
+  await ex.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+}
