@@ -35,15 +35,6 @@ function refuseStylesheets(paths: string[] | undefined) {
 }
 
 /**
- * The render language of a template render: the locale the request names (a preview's or the
- * Reports API's), else the template's own page-settings locale, else en-US. One rule for every
- * way a template is rendered, so a version reads the same through the Renders and Reports APIs.
- */
-export function renderLanguage(content: ComponentContent, requested: string | undefined): string {
-  return requested ?? content.settings?.locale ?? "en-US";
-}
-
-/**
  * Expands component content with data in the render language `lang` (spec: Values and bindings >
  * format locale): the body, the Handlebars header and footer, and the page settings with the
  * page's own locale set to the same language.
@@ -63,8 +54,7 @@ function storedContent(content: unknown): ComponentContent {
   return ComponentContent.parse(content);
 }
 
-/** A published version; the Renders API has no locale of its own, so the template's applies. */
-export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Data): Promise<PreparedSource> {
+export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Data, lang?: string): Promise<PreparedSource> {
   const v = await repo.findVersion(db(), ctx.workspaceId, versionId);
   if (!v) throw notFound("template version", versionId);
   const content = storedContent(v.content);
@@ -72,7 +62,7 @@ export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Dat
     source: "templateVersion",
     templateId: v.templateId,
     templateVersionId: v.id,
-    document: prepareDocument(content, data, renderLanguage(content, undefined)),
+    document: prepareDocument(content, data, lang ?? content.settings?.locale ?? "en-US"),
   };
 }
 
@@ -82,7 +72,7 @@ export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
   const content = storedContent(t.draft);
-  return { source: "preview", templateId: t.id, document: prepareDocument(content, data, renderLanguage(content, locale)) };
+  return { source: "preview", templateId: t.id, document: prepareDocument(content, data, locale ?? content.settings?.locale ?? "en-US") };
 }
 
 /** A node document: the same components with literal values only, and stylesheets as CSS text. */

@@ -13,7 +13,7 @@ import { fileStore } from "../files/store";
 import { requestHash } from "../idempotency";
 import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
 import { JsonObject as Data, Locale } from "../renders/page-settings";
-import { prepareDocument, fromDraft, renderLanguage, type PreparedSource } from "./prepare";
+import { prepareDocument, fromDraft, type PreparedSource } from "./prepare";
 import * as repo from "./repository";
 import { ComponentContent } from "./schema";
 
@@ -57,17 +57,14 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
   const format = refuseXlsx(input.format);
   const version = await repo.newestVersionByName(db(), ctx.workspaceId, input.template.name);
   if (!version || version.kind !== "component") throw notFound(`published template named "${input.template.name}"`);
-  // issue 9 (docs/api.md, Reports API): without a locale the template's own locale applies, as
-  // when the same version is rendered through the Renders API; en-US only when it has none.
-  const prepare = (): PreparedSource => {
-    const content = ComponentContent.parse(version.content);
-    return {
-      source: "report",
-      templateId: version.templateId,
-      templateVersionId: version.id,
-      document: prepareDocument(content, input.data ?? {}, renderLanguage(content, input.locale)),
-    };
-  };
+  // spec: Values and bindings: the Reports API renders in the request's locale, en-US when omitted.
+  const lang = input.locale ?? "en-US";
+  const prepare = (): PreparedSource => ({
+    source: "report",
+    templateId: version.templateId,
+    templateVersionId: version.id,
+    document: prepareDocument(ComponentContent.parse(version.content), input.data ?? {}, lang),
+  });
   if (format === "html") return { kind: "html", html: prepare().document.html };
   const idem = idempotencyKey
     ? { endpoint: "POST /v1/reports/render", key: idempotencyKey, requestHash: requestHash("POST", "/v1/reports/render", input) }
