@@ -76,6 +76,13 @@ const EnvSchema = z.object({
     .optional(),
   ADMIN_EMAIL: Email.default("admin@localhost"),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  /** Outgoing mail (invitations, password resets): smtp://user:pass@host:587 or smtps://...:465. Unset: no mail is sent. */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  /** The From of Folio's mail: an address, or "Name <address>". */
+  MAIL_FROM: z
+    .string()
+    .regex(/^([^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, "must be an address or Name <address>")
+    .default("Folio <folio@localhost>"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Internal: which entry point this process is; set by the start commands. The CLI logs to stderr. */
   FOLIO_PROCESS: z.enum(["web", "worker", "cli", "test"]).default("web"),

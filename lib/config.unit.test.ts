@@ -12,7 +12,7 @@ const VARIABLES = [
   "WEBHOOK_ALLOW_PRIVATE_NETWORKS", "DESTINATION_ALLOW_PRIVATE_NETWORKS", "RENDER_TIMEOUT_MS", "RENDER_MAX_PAGES",
   "RENDER_MAX_OUTPUT_BYTES", "RENDER_MAX_INPUT_BYTES", "RENDER_MAX_WASM_BYTES", "RENDER_MAX_HEAP_BYTES",
   "WORKER_MEMORY_LIMIT", "API_RATE_LIMIT_PER_MINUTE", "TRUSTED_PROXY_RANGES", "DEPLOY_API_KEY", "ADMIN_EMAIL",
-  "ADMIN_PASSWORD", "LOG_LEVEL", "FOLIO_PROCESS", "WORKER_HEALTH_PORT", "WORKER_HEALTH_HOST", "REPORTS_WAIT_MS",
+  "ADMIN_PASSWORD", "LOG_LEVEL", "FOLIO_PROCESS", "WORKER_HEALTH_PORT", "WORKER_HEALTH_HOST", "REPORTS_WAIT_MS", "SMTP_URL", "MAIL_FROM",
 ];
 
 const GOOD_SECRET = Buffer.alloc(32, 1).toString("base64");
@@ -67,6 +67,9 @@ describe("config(): a bad value stops start-up naming the variable", () => {
     ["DATABASE_URL", "mysql://x"],
     ["LOG_LEVEL", "loud"],
     ["ADMIN_EMAIL", "not an address"],
+    ["SMTP_URL", "http://mail.example.com"],
+    ["SMTP_URL", "not a url"],
+    ["MAIL_FROM", "Folio <no-address>"],
   ])("%s=%s", (name, value) => {
     const e = refusal({ [name]: value });
     expect(e.message).toMatch(new RegExp(`\\b${name}\\b`));
@@ -138,6 +141,14 @@ describe("config(): defaults", () => {
     expect(c.WORKER_CONCURRENCY).toBeGreaterThanOrEqual(1);
     expect(c.WORKER_HEALTH_PORT).toBeUndefined();
     expect(c.SECRET_KEY).toEqual(Buffer.alloc(32, 1));
+    expect(c.SMTP_URL).toBeUndefined();
+    expect(c.MAIL_FROM).toBe("Folio <folio@localhost>");
+  });
+
+  it("accepts SMTP_URL with credentials without echoing them when another variable is bad", () => {
+    const e = refusal({ SMTP_URL: "smtp://mailer:hunter2-secret@mail.example.com:587", PORT: "abc" });
+    expect(e.message).not.toMatch(/hunter2/);
+    expect(e.message).not.toMatch(/SMTP_URL/);
   });
 
   it("binds the worker's health port to loopback whatever HOST says, unless WORKER_HEALTH_HOST is set", () => {

@@ -24,7 +24,14 @@ export function log(): pino.Logger {
       {
         level: config().FOLIO_PROCESS === "cli" ? "warn" : config().LOG_LEVEL,
         base: { process: config().FOLIO_PROCESS },
-        redact: { paths: ["secret", "*.secret", "password", "*.password", "apiKey", "headers[\"x-api-key\"]"], censor: "[redacted]" },
+        redact: {
+          paths: [
+            "secret", "*.secret", "password", "*.password", "apiKey", "headers[\"x-api-key\"]",
+            // Invitation and password-reset links carry their token; none is ever logged on purpose.
+            "token", "*.token", "link", "*.link", "currentPassword", "*.currentPassword", "newPassword", "*.newPassword",
+          ],
+          censor: "[redacted]",
+        },
         timestamp: pino.stdTimeFunctions.isoTime,
       },
       (holder.folioLogDestination = pino.destination({ fd: config().FOLIO_PROCESS === "cli" ? 2 : 1, sync: false })),

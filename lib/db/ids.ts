@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 
 /** decisions.md: Identifiers and keys. */
-export const idPrefixes = ["ws", "usr", "key", "tpl", "tv", "rev", "rnd", "bat", "ast", "dst", "whe", "evt", "msg", "aud", "fld", "fil", "req"] as const;
+export const idPrefixes = ["ws", "usr", "key", "tpl", "tv", "rev", "rnd", "bat", "ast", "dst", "whe", "evt", "msg", "aud", "fld", "fil", "req", "inv"] as const;
 export type IdPrefix = (typeof idPrefixes)[number];
 
 const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { recordAudit } from "../audit";
-import { systemCtx, type Ctx } from "../auth/context";
+import { requireScope, systemCtx, type Ctx } from "../auth/context";
 import { db, withTx } from "../db/client";
 import { newId } from "../db/ids";
 import type { WorkspaceRow } from "../db/schema";
@@ -51,6 +51,20 @@ export async function getWorkspace(id: string): Promise<WorkspaceRow> {
   const w = await repo.findWorkspace(db(), id);
   if (!w) throw notFound("workspace", id);
   return w;
+}
+
+/** Renames ctx's workspace (admin:manage: owners and admins); audited with the old and new name. */
+export async function renameWorkspace(ctx: Ctx, name: string): Promise<Workspace> {
+  requireScope(ctx, "admin:manage", "rename the workspace");
+  const valid = WorkspaceName.parse(name);
+  return withTx(async (tx) => {
+    const w = await repo.findWorkspace(tx, ctx.workspaceId, { forUpdate: true });
+    if (!w) throw notFound("workspace", ctx.workspaceId);
+    if (w.name === valid) return toWorkspace(w);
+    const updated = await repo.updateWorkspace(tx, w.id, { name: valid });
+    await recordAudit(tx, ctx, "workspace.rename", { type: "workspace", id: w.id }, { from: w.name, to: valid });
+    return toWorkspace(updated);
+  });
 }
 
 /** Suspends or reactivates a workspace; audited in its own history. */

@@ -7,3 +7,5 @@ export * from "./rate-limit-counters";
 export * from "./renders";
 export * from "./usage-days";
 export * from "./templates";
+export * from "./invitations";
+export * from "./password-reset-tokens";

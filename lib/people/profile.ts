@@ -1,0 +1,137 @@
+import { recordAudit } from "../audit";
+import type { Ctx } from "../auth/context";
+import { db, withTx, type Tx } from "../db/client";
+import { AppError, badRequest, invalidValue, notFound } from "../errors";
+import { countRequest } from "../http/rate-limit";
+import { log } from "../log";
+import { actionMail, mailConfigured, sendMail } from "../mail";
+import { hashPassword, verifyPassword } from "../users/password";
+import * as userRepo from "../users/repository";
+import { requireUser } from "./actor";
+import * as repo from "./repository";
+import { ChangePasswordInput, RequestPasswordResetInput, ResetPasswordInput, UpdateProfileInput } from "./schemas";
+import { hashToken, looksLikeToken, newToken, resetLink } from "./tokens";
+
+/** A "forgot password" link is valid this long, once. */
+export const RESET_TTL_MS = 60 * 60_000;
+/** Reset requests per email address and clock minute; the same for addresses with and without an account. */
+const RESET_REQUESTS_PER_MINUTE = 5;
+/** Wrong current passwords per person and minute when changing the password in the console. */
+const PASSWORD_CHANGES_PER_MINUTE = 10;
+
+export type Profile = { userId: string; email: string; name?: string };
+
+/** The signed-in person's own profile. */
+export async function getProfile(ctx: Ctx): Promise<Profile> {
+  const userId = requireUser(ctx);
+  const u = await repo.findUserById(db(), userId);
+  if (!u) throw notFound("user", userId);
+  return { userId, email: u.email, ...(u.name ? { name: u.name } : {}) };
+}
+
+/** Changes the signed-in person's own name; audited in the workspace they act in. */
+export async function updateProfile(ctx: Ctx, input: UpdateProfileInput): Promise<Profile> {
+  const userId = requireUser(ctx);
+  const v = UpdateProfileInput.parse(input);
+  await withTx(async (tx) => {
+    await repo.updateUser(tx, userId, { name: v.name });
+    await recordAudit(tx, ctx, "user.update_profile", { type: "user", id: userId }, { name: v.name });
+  });
+  return getProfile(ctx);
+}
+
+/**
+ * Changes the signed-in person's own password; the current one is required. Unused "forgot
+ * password" links end. Sessions are JWTs: other signed-in browsers stay signed in until their
+ * session expires (12 hours at most); the new password applies to every sign-in from now on.
+ */
+export async function changePassword(ctx: Ctx, input: ChangePasswordInput): Promise<void> {
+  const userId = requireUser(ctx);
+  const v = ChangePasswordInput.parse(input);
+  await countRequest(`password:${userId}`, PASSWORD_CHANGES_PER_MINUTE, new Date(), "password changes");
+  const u = await repo.findUserById(db(), userId);
+  if (!u) throw notFound("user", userId);
+  if (!(await verifyPassword(v.currentPassword, u.passwordHash))) throw invalidValue("currentPassword", "is not your current password");
+  if (v.currentPassword === v.newPassword) throw invalidValue("newPassword", "must differ from your current password");
+  const passwordHash = await hashPassword(v.newPassword);
+  await withTx(async (tx) => {
+    await setPassword(tx, userId, passwordHash);
+    await recordAudit(tx, ctx, "user.change_password", { type: "user", id: userId });
+  });
+}
+
+async function setPassword(tx: Tx, userId: string, passwordHash: string) {
+  await repo.updateUser(tx, userId, { passwordHash });
+  await repo.useResetTokens(tx, userId, new Date());
+}
+
+const notAvailable = () =>
+  new AppError("NOT_FOUND", "Password reset by email is not available: this server sends no mail. Ask your administrator to reset your password");
+
+/**
+ * "Forgot password": when mail is configured, emails a link valid one hour, once, if the address
+ * has an account. The answer is the same either way (no account enumeration): the limit per
+ * address applies to every address, and the mail is sent after the answer, so its time does not
+ * show either.
+ */
+export async function requestPasswordReset(input: RequestPasswordResetInput): Promise<{ sent: true }> {
+  if (!mailConfigured()) throw notAvailable();
+  const v = RequestPasswordResetInput.parse(input);
+  await countRequest(`reset:${hashToken(v.email).slice(0, 32)}`, RESET_REQUESTS_PER_MINUTE, new Date(), "password reset requests");
+  const user = await userRepo.findUserByEmail(db(), v.email);
+  if (user) {
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + RESET_TTL_MS);
+    await repo.insertResetToken(db(), { tokenHash: hashToken(token), userId: user.id, expiresAt });
+    const mail = actionMail(user.email, "Reset your Folio password", {
+      paragraphs: ["Someone (we hope you) asked to reset the password of your Folio account."],
+      action: "Choose a new password",
+      link: resetLink(token),
+      note: "The link works once and expires in one hour. If you did not ask for it, ignore this email: your password stays as it is.",
+    });
+    void sendMail(mail).catch((err: unknown) => log().warn({ err }, "could not send a password reset mail"));
+  }
+  return { sent: true };
+}
+
+export type PasswordResetState = "valid" | "expired" | "used" | "invalid";
+
+/** The state of a reset link, for its page. */
+export async function getPasswordReset(token: string): Promise<{ state: PasswordResetState; email?: string }> {
+  const row = looksLikeToken(token) ? await repo.findResetToken(db(), hashToken(token)) : undefined;
+  if (!row) return { state: "invalid" };
+  const state = row.usedAt ? "used" : row.expiresAt <= new Date() ? "expired" : "valid";
+  if (state !== "valid") return { state };
+  const u = await repo.findUserById(db(), row.userId);
+  return u ? { state, email: u.email } : { state: "invalid" };
+}
+
+const RESET_REFUSALS: Record<Exclude<PasswordResetState, "valid">, string> = {
+  invalid: "This password reset link is not valid; check that you copied all of it, or ask for a new one",
+  expired: "This password reset link has expired; ask for a new one",
+  used: "This password reset link was already used; ask for a new one",
+};
+
+/**
+ * Sets a new password with a reset link: the link and every other unused link of the person end.
+ * Audited in each workspace the person belongs to.
+ */
+export async function resetPassword(input: ResetPasswordInput): Promise<{ email: string }> {
+  const v = ResetPasswordInput.parse(input);
+  if (!looksLikeToken(v.token)) throw badRequest(RESET_REFUSALS.invalid);
+  const passwordHash = await hashPassword(v.password);
+  return withTx(async (tx) => {
+    const row = await repo.findResetToken(tx, hashToken(v.token), { forUpdate: true });
+    if (!row) throw badRequest(RESET_REFUSALS.invalid);
+    if (row.usedAt) throw badRequest(RESET_REFUSALS.used);
+    if (row.expiresAt <= new Date()) throw badRequest(RESET_REFUSALS.expired);
+    const u = await repo.findUserById(tx, row.userId);
+    if (!u) throw badRequest(RESET_REFUSALS.invalid);
+    await setPassword(tx, u.id, passwordHash);
+    for (const { workspaceId } of await repo.workspacesOf(tx, u.id)) {
+      const ctx: Ctx = { workspaceId, actor: { type: "user", userId: u.id, scopes: [], platformAdmin: u.platformAdmin } };
+      await recordAudit(tx, ctx, "user.reset_password", { type: "user", id: u.id }, { via: "email link" });
+    }
+    return { email: u.email };
+  });
+}
