@@ -17,7 +17,7 @@ import {
   AcceptInvitationInput,
   CreateInvitationInput,
   Password,
-  PersonName,
+  parseInput,
   type InvitationPreview,
   type IssuedInvitation,
 } from "./schemas";
@@ -38,7 +38,7 @@ const inviterOf = (ctx: Ctx) => (ctx.actor.type === "user" ? ctx.actor.userId : 
  */
 export async function createInvitation(ctx: Ctx, input: CreateInvitationInput): Promise<IssuedInvitation> {
   requireScope(ctx, "admin:manage", "invite people");
-  const v = CreateInvitationInput.parse(input);
+  const v = parseInput(CreateInvitationInput, input);
   const token = newToken();
   const { row, workspaceName, inviterName } = await withTx(async (tx) => {
     await repo.lockPeople(tx, ctx.workspaceId);
@@ -178,7 +178,7 @@ export type AcceptedInvitation = { userId: string; email: string; workspaceId: s
  * refused saying which.
  */
 export async function acceptInvitation(input: AcceptInvitationInput): Promise<AcceptedInvitation> {
-  const v = AcceptInvitationInput.parse(input);
+  const v = parseInput(AcceptInvitationInput, input);
   if (!looksLikeToken(v.token)) throw invalidLink();
   const tokenHash = hashToken(v.token);
   const peek = await repo.findInvitationByTokenHash(db(), tokenHash);
@@ -209,7 +209,7 @@ export async function acceptInvitation(input: AcceptInvitationInput): Promise<Ac
     if (!user) {
       // why the re-check: an account made for this email since the password was checked must not be taken over.
       if (!newPasswordHash) throw conflict("Your account changed meanwhile; open the invitation link again");
-      user = await userRepo.insertUser(tx, { id: newId("usr"), email: inv.email, name: PersonName.parse(v.name), passwordHash: newPasswordHash });
+      user = await userRepo.insertUser(tx, { id: newId("usr"), email: inv.email, name: v.name, passwordHash: newPasswordHash });
       createdAccount = true;
     } else if (newPasswordHash) {
       throw conflict(`An account for ${inv.email} was created meanwhile; sign in with its password to join`);

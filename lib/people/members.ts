@@ -5,7 +5,7 @@ import type { InvitationRow } from "../db/schema";
 import { badRequest, conflict, notFound } from "../errors";
 import { LAST_OWNER, requireOwner, requireUser } from "./actor";
 import * as repo from "./repository";
-import { ChangeRoleInput, type Invitation, type Member, type People } from "./schemas";
+import { ChangeRoleInput, parseInput, type Invitation, type Member, type People } from "./schemas";
 
 export function toInvitation(r: InvitationRow, inviter?: { name: string | null; email: string | null }, now = new Date()): Invitation {
   const inv: Invitation = {
@@ -54,7 +54,7 @@ export async function listPeople(ctx: Ctx): Promise<People> {
  */
 export async function changeRole(ctx: Ctx, input: ChangeRoleInput): Promise<Member> {
   requireScope(ctx, "admin:manage", "change roles");
-  const v = ChangeRoleInput.parse(input);
+  const v = parseInput(ChangeRoleInput, input);
   return withTx(async (tx) => {
     await repo.lockPeople(tx, ctx.workspaceId);
     const target = await repo.findMember(tx, ctx.workspaceId, v.userId);

@@ -9,7 +9,7 @@ import { hashPassword, verifyPassword } from "../users/password";
 import * as userRepo from "../users/repository";
 import { requireUser } from "./actor";
 import * as repo from "./repository";
-import { ChangePasswordInput, RequestPasswordResetInput, ResetPasswordInput, UpdateProfileInput } from "./schemas";
+import { ChangePasswordInput, parseInput, RequestPasswordResetInput, ResetPasswordInput, UpdateProfileInput } from "./schemas";
 import { hashToken, looksLikeToken, newToken, resetLink } from "./tokens";
 
 /** A "forgot password" link is valid this long, once. */
@@ -32,7 +32,7 @@ export async function getProfile(ctx: Ctx): Promise<Profile> {
 /** Changes the signed-in person's own name; audited in the workspace they act in. */
 export async function updateProfile(ctx: Ctx, input: UpdateProfileInput): Promise<Profile> {
   const userId = requireUser(ctx);
-  const v = UpdateProfileInput.parse(input);
+  const v = parseInput(UpdateProfileInput, input);
   await withTx(async (tx) => {
     await repo.updateUser(tx, userId, { name: v.name });
     await recordAudit(tx, ctx, "user.update_profile", { type: "user", id: userId }, { name: v.name });
@@ -47,7 +47,7 @@ export async function updateProfile(ctx: Ctx, input: UpdateProfileInput): Promis
  */
 export async function changePassword(ctx: Ctx, input: ChangePasswordInput): Promise<void> {
   const userId = requireUser(ctx);
-  const v = ChangePasswordInput.parse(input);
+  const v = parseInput(ChangePasswordInput, input);
   await countRequest(`password:${userId}`, PASSWORD_CHANGES_PER_MINUTE, new Date(), "password changes");
   const u = await repo.findUserById(db(), userId);
   if (!u) throw notFound("user", userId);
@@ -76,7 +76,7 @@ const notAvailable = () =>
  */
 export async function requestPasswordReset(input: RequestPasswordResetInput): Promise<{ sent: true }> {
   if (!mailConfigured()) throw notAvailable();
-  const v = RequestPasswordResetInput.parse(input);
+  const v = parseInput(RequestPasswordResetInput, input);
   await countRequest(`reset:${hashToken(v.email).slice(0, 32)}`, RESET_REQUESTS_PER_MINUTE, new Date(), "password reset requests");
   const user = await userRepo.findUserByEmail(db(), v.email);
   if (user) {
@@ -117,7 +117,7 @@ const RESET_REFUSALS: Record<Exclude<PasswordResetState, "valid">, string> = {
  * Audited in each workspace the person belongs to.
  */
 export async function resetPassword(input: ResetPasswordInput): Promise<{ email: string }> {
-  const v = ResetPasswordInput.parse(input);
+  const v = parseInput(ResetPasswordInput, input);
   if (!looksLikeToken(v.token)) throw badRequest(RESET_REFUSALS.invalid);
   const passwordHash = await hashPassword(v.password);
   return withTx(async (tx) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fromZodError } from "../errors";
 import { roles, type Role } from "../db/schema";
 
 export const Email = z.email("must be an email address").max(254).transform((e) => e.toLowerCase());
@@ -66,3 +67,10 @@ export type InvitationPreview = {
 
 /** An invitation just made or re-sent: the link is returned this once and never stored. */
 export type IssuedInvitation = { invitation: Invitation; link: string; email: "sent" | "failed" | "not_configured" };
+
+/** Parses a verb's input; a bad value is a BAD_REQUEST naming each field (as the console shows it). */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw fromZodError(r.error);
+  return r.data;
+}
