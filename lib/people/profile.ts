@@ -81,8 +81,8 @@ export async function requestPasswordReset(input: RequestPasswordResetInput): Pr
   const user = await userRepo.findUserByEmail(db(), v.email);
   if (user) {
     const token = newToken();
-    const expiresAt = new Date(Date.now() + RESET_TTL_MS);
-    await repo.insertResetToken(db(), { tokenHash: hashToken(token), userId: user.id, expiresAt });
+    const createdAt = new Date();
+    await repo.insertResetToken(db(), { tokenHash: hashToken(token), userId: user.id, createdAt, expiresAt: new Date(createdAt.getTime() + RESET_TTL_MS) });
     const mail = actionMail(user.email, "Reset your Folio password", {
       paragraphs: ["Someone (we hope you) asked to reset the password of your Folio account."],
       action: "Choose a new password",
