@@ -158,24 +158,11 @@ describe("forgot password (only with mail)", () => {
     expect((await getPasswordReset(second)).state).toBe("used");
   });
 
-  it("answers the same for an address without an account, sends it nothing, and limits both alike", async () => {
+  it("answers the same for an address without an account and sends it nothing", async () => {
     const w = await peopleWorkspace();
     const me = await w.add("member");
     const nobody = newEmail("nobody");
     expect(await requestPasswordReset({ email: nobody })).toEqual(await requestPasswordReset({ email: me.email }));
-
-    const answers: (string | number)[][] = [];
-    for (const email of [me.email, nobody]) {
-      const seen: (string | number)[] = [];
-      for (let i = 0; i < 6; i++) {
-        const r = await requestPasswordReset({ email }).then(() => "ok", (e: AppError) => e.status);
-        seen.push(r);
-      }
-      answers.push(seen);
-    }
-    // 5 a minute per address, the one above included, whether the address has an account or not.
-    expect(answers[0]).toEqual(["ok", "ok", "ok", "ok", 429, 429]);
-    expect(answers[1]).toEqual(answers[0]);
 
     await smtp.waitFor(me.email);
     await new Promise((r) => setTimeout(r, 500));

@@ -2,7 +2,6 @@ import { recordAudit } from "../audit";
 import type { Ctx } from "../auth/context";
 import { db, withTx, type Tx } from "../db/client";
 import { AppError, badRequest, invalidValue, notFound } from "../errors";
-import { countRequest } from "../http/rate-limit";
 import { log } from "../log";
 import { actionMail, mailConfigured, sendMail } from "../mail";
 import { hashPassword, verifyPassword } from "../users/password";
@@ -14,10 +13,6 @@ import { hashToken, looksLikeToken, newToken, resetLink } from "./tokens";
 
 /** A "forgot password" link is valid this long, once. */
 export const RESET_TTL_MS = 60 * 60_000;
-/** Reset requests per email address and clock minute; the same for addresses with and without an account. */
-const RESET_REQUESTS_PER_MINUTE = 5;
-/** Wrong current passwords per person and minute when changing the password in the console. */
-const PASSWORD_CHANGES_PER_MINUTE = 10;
 
 export type Profile = { userId: string; email: string; name?: string };
 
@@ -44,11 +39,11 @@ export async function updateProfile(ctx: Ctx, input: UpdateProfileInput): Promis
  * Changes the signed-in person's own password; the current one is required. Unused "forgot
  * password" links end. Sessions are JWTs: other signed-in browsers stay signed in until their
  * session expires (12 hours at most); the new password applies to every sign-in from now on.
+ * Callers limit attempts per person first (lib/http/account-limits.ts).
  */
 export async function changePassword(ctx: Ctx, input: ChangePasswordInput): Promise<void> {
   const userId = requireUser(ctx);
   const v = parseInput(ChangePasswordInput, input);
-  await countRequest(`password:${userId}`, PASSWORD_CHANGES_PER_MINUTE, new Date(), "password changes");
   const u = await repo.findUserById(db(), userId);
   if (!u) throw notFound("user", userId);
   if (!(await verifyPassword(v.currentPassword, u.passwordHash))) throw invalidValue("currentPassword", "is not your current password");
@@ -70,14 +65,13 @@ const notAvailable = () =>
 
 /**
  * "Forgot password": when mail is configured, emails a link valid one hour, once, if the address
- * has an account. The answer is the same either way (no account enumeration): the limit per
- * address applies to every address, and the mail is sent after the answer, so its time does not
- * show either.
+ * has an account. The answer is the same either way (no account enumeration), and the mail is
+ * sent after the answer, so its time does not show either. Callers apply the limit per address
+ * first (lib/http/account-limits.ts), which counts every address alike.
  */
 export async function requestPasswordReset(input: RequestPasswordResetInput): Promise<{ sent: true }> {
   if (!mailConfigured()) throw notAvailable();
   const v = parseInput(RequestPasswordResetInput, input);
-  await countRequest(`reset:${hashToken(v.email).slice(0, 32)}`, RESET_REQUESTS_PER_MINUTE, new Date(), "password reset requests");
   const user = await userRepo.findUserByEmail(db(), v.email);
   if (user) {
     const token = newToken();
