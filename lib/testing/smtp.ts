@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { SMTPServer } from "smtp-server";
 
 /** A message as it arrived at the test SMTP server, decoded enough to read. */
@@ -28,7 +30,12 @@ export type TestSmtp = {
  * A real SMTP server on loopback (smtp-server from nodemailer's authors), with AUTH PLAIN/LOGIN
  * and no TLS, recording what arrives. `url` is what SMTP_URL would be set to.
  */
-export async function startTestSmtp(credentials = { user: "folio", pass: "mail-secret" }): Promise<TestSmtp> {
+export async function startTestSmtp(
+  credentials = { user: "folio", pass: "mail-secret" },
+  /** Also writes each message as <n>.json into this folder (for readers in other processes, such as Playwright's workers). */
+  saveTo?: string,
+): Promise<TestSmtp> {
+  if (saveTo) fs.mkdirSync(saveTo, { recursive: true });
   const messages: ReceivedMail[] = [];
   let refuse = false;
   const server = new SMTPServer({
@@ -51,13 +58,15 @@ export async function startTestSmtp(credentials = { user: "folio", pass: "mail-s
           return cb(err);
         }
         const raw = Buffer.concat(chunks).toString("utf8");
-        messages.push({
+        const mail: ReceivedMail = {
           ...parse(raw),
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((r) => r.address),
           user: typeof session.user === "string" ? session.user : undefined,
           raw,
-        });
+        };
+        messages.push(mail);
+        if (saveTo) fs.writeFileSync(path.join(saveTo, `${Date.now()}-${messages.length}.json`), JSON.stringify(mail));
         cb();
       });
     },
@@ -127,4 +136,14 @@ function parse(raw: string): { subject: string; text: string; html: string } {
     return p ? decode(p) : "";
   };
   return { subject: top.headers.subject ?? "", text: of("text/plain"), html: of("text/html") };
+}
+
+/** The messages a test SMTP server saved into `dir` (see startTestSmtp's saveTo), oldest first. */
+export function savedMail(dir: string): ReceivedMail[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort((a, b) => Number(a.split("-")[0]) - Number(b.split("-")[0]) || a.localeCompare(b))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as ReceivedMail);
 }
