@@ -1,3 +1,6 @@
+import path from "node:path";
+import { projectRoot } from "../lib/testing/server";
+import { startTestSmtp } from "../lib/testing/smtp";
 import { startTestServers } from "../lib/testing/global-setup";
 
 /**
@@ -6,7 +9,12 @@ import { startTestServers } from "../lib/testing/global-setup";
  * inherit: fixtures call lib/ verbs against the same database, and read FOLIO_E2E_BASE_URL.
  */
 export default async function globalSetup() {
+  // why: invitations and "forgot password" mail go to a real SMTP server on loopback; it saves each
+  // message into a folder the test workers read (e2e/people.spec.ts).
+  const mailDir = path.join(projectRoot, ".data", "e2e-mail", `${Date.now()}_${process.pid}`);
+  const smtp = await startTestSmtp(undefined, mailDir);
   const servers = await startTestServers({
+    SMTP_URL: smtp.url,
     // why: every browser connects from 127.0.0.1, and sign-in attempts are limited per address
     // (10 a minute). Trusting loopback as a proxy lets each test's browser context say it is an
     // address of its own in X-Forwarded-For (fixtures.ts), as people behind a real proxy are.
@@ -16,5 +24,9 @@ export default async function globalSetup() {
   process.env.FOLIO_E2E_BASE_URL = servers.baseUrl;
   process.env.FOLIO_PROCESS = "test";
   process.env.LOG_LEVEL = "warn";
-  return servers.stop;
+  process.env.FOLIO_E2E_MAIL_DIR = mailDir;
+  return async () => {
+    await servers.stop();
+    await smtp.stop();
+  };
 }

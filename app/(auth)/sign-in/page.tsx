@@ -1,7 +1,9 @@
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/console/sign-in-form";
 import { Wordmark } from "@/components/console/wordmark";
 import { consoleSession, safeNextPath } from "@/lib/console";
+import { mailConfigured } from "@/lib/mail";
 
 export const metadata = { title: "Sign in" };
 export const dynamic = "force-dynamic";
@@ -33,6 +35,14 @@ export default async function SignInPage({ searchParams }: Props) {
           <p className="mb-6 text-sm text-gray-600">{next === "/" ? "Use the email and password of your Folio account." : "Sign in to continue where you were."}</p>
           <SignInForm next={next} initialError={initialError} />
         </div>
+        {/* "Forgot password" exists only when the server sends mail (docs/api.md, People). */}
+        {mailConfigured() && (
+          <p className="mt-6 text-center text-sm">
+            <Link href="/forgot-password" className="font-medium text-accent underline-offset-4 hover:underline">
+              Forgot password?
+            </Link>
+          </p>
+        )}
       </div>
     </main>
   );

@@ -1,0 +1,25 @@
+"use server";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { consoleAction } from "@/lib/console";
+import { limitPasswordChange } from "@/lib/http/account-limits";
+import * as people from "@/lib/people";
+import { renameWorkspace, WorkspaceName } from "@/lib/workspaces";
+
+export const renameWorkspaceAction = consoleAction(z.strictObject({ name: WorkspaceName }), async (ctx, v) => {
+  const w = await renameWorkspace(ctx, v.name);
+  revalidatePath("/", "layout");
+  return w;
+});
+
+export const updateProfileAction = consoleAction(people.UpdateProfileInput, async (ctx, v) => {
+  const p = await people.updateProfile(ctx, v);
+  revalidatePath("/", "layout");
+  return p;
+});
+
+export const changePasswordAction = consoleAction(people.ChangePasswordInput, async (ctx, v, session) => {
+  await limitPasswordChange(session.user.id);
+  await people.changePassword(ctx, v);
+  return { changed: true };
+});

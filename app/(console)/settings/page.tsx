@@ -1,0 +1,45 @@
+import { ChangePasswordForm, LeaveWorkspace, ProfileForm, WorkspaceNameForm } from "@/components/people/settings-forms";
+import { PageHeader } from "@/components/ui/page-header";
+import { can, requireConsole, requireSectionOrRefuse } from "@/lib/console";
+import * as people from "@/lib/people";
+
+export const metadata = { title: "Settings" };
+
+function Section({ id, title, text, children }: { id: string; title: string; text: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="grid gap-4 border-b border-gray-200 py-8 first:pt-0 last:border-b-0 md:grid-cols-3 md:gap-8">
+      <div>
+        <h2 id={id} className="text-base font-semibold text-gray-900">
+          {title}
+        </h2>
+        <p className="mt-1 text-sm text-gray-600">{text}</p>
+      </div>
+      <div className="md:col-span-2">{children}</div>
+    </section>
+  );
+}
+
+/** The workspace's name (owners and admins change it), your profile and your password. */
+export default async function SettingsPage() {
+  const s = await requireConsole();
+  requireSectionOrRefuse(s, "/settings");
+  const profile = await people.getProfile(s.ctx);
+  const canRename = can(s, "admin:manage");
+  return (
+    <>
+      <PageHeader title="Settings" description={`Your account, and the workspace ${s.workspace.name}.`} />
+      <Section id="workspace-heading" title="Workspace" text={canRename ? "The name everyone in the workspace sees." : "Owners and admins change the workspace's name."}>
+        <WorkspaceNameForm name={s.workspace.name} canRename={canRename} />
+      </Section>
+      <Section id="profile-heading" title="Your profile" text="Your name as the people of your workspaces see it.">
+        <ProfileForm name={profile.name ?? ""} email={profile.email} />
+      </Section>
+      <Section id="password-heading" title="Password" text="Other browsers where you are signed in stay signed in until their session ends (12 hours at most).">
+        <ChangePasswordForm email={profile.email} />
+      </Section>
+      <Section id="leave-heading" title="Leave workspace" text="You lose access to this workspace; your account and other workspaces stay.">
+        <LeaveWorkspace workspaceName={s.workspace.name} />
+      </Section>
+    </>
+  );
+}

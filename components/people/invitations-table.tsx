@@ -1,0 +1,103 @@
+// InvitationsTable: invitations not accepted yet. Owners and admins re-send (a new link, shown
+// once) and cancel them; members see them read-only.
+"use client";
+import { RotateCw, X } from "lucide-react";
+import { useState } from "react";
+import { cancelInvitationAction, resendInvitationAction } from "@/app/(console)/people/actions";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
+import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
+import type { Invitation } from "@/lib/people/schemas";
+import { IssuedLink, type MailOutcome } from "./issued-link";
+import { roleNames } from "./roles";
+
+const date = (iso: string) => new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }) + " UTC";
+
+export function InvitationsTable({ invitations, canManage, isOwner }: { invitations: Invitation[]; canManage: boolean; isOwner: boolean }) {
+  const [issued, setIssued] = useState<{ email: string; link: string; mail: MailOutcome }>();
+  return (
+    <>
+      <Table label="Invitations">
+        <THead>
+          <TRow>
+            <TH>Email</TH>
+            <TH>Role</TH>
+            <TH>Status</TH>
+            <TH>Invited by</TH>
+            {canManage && (
+              <TH>
+                <span className="sr-only">Actions</span>
+              </TH>
+            )}
+          </TRow>
+        </THead>
+        <TBody>
+          {invitations.map((i) => (
+            <InvitationRow key={i.id} i={i} canManage={canManage} mayResend={i.role !== "owner" || isOwner} onIssued={setIssued} />
+          ))}
+        </TBody>
+      </Table>
+      <Dialog open={Boolean(issued)} onOpenChange={(v) => !v && setIssued(undefined)} title="Invitation re-sent">
+        {issued && <IssuedLink {...issued} />}
+        <DialogFooter>
+          <Button onClick={() => setIssued(undefined)}>Done</Button>
+        </DialogFooter>
+      </Dialog>
+    </>
+  );
+}
+
+function InvitationRow({ i, canManage, mayResend, onIssued }: { i: Invitation; canManage: boolean; mayResend: boolean; onIssued: (x: { email: string; link: string; mail: MailOutcome }) => void }) {
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const resend = async () => {
+    setBusy(true);
+    const r = await resendInvitationAction({ id: i.id });
+    setBusy(false);
+    if (r.ok) onIssued({ email: i.email, link: r.data.link, mail: r.data.email });
+    else toast.error("The invitation was not re-sent", r.error.message);
+  };
+  const cancel = async () => {
+    const r = await cancelInvitationAction({ id: i.id });
+    if (r.ok) toast.success(`The invitation for ${i.email} was cancelled`);
+    else toast.error("The invitation was not cancelled", r.error.message);
+  };
+  return (
+    <TRow>
+      <TCell className="break-all sm:break-normal">{i.email}</TCell>
+      <TCell className="whitespace-nowrap">{roleNames[i.role]}</TCell>
+      <TCell className="whitespace-nowrap">
+        {i.status === "expired" ? <Badge tone="warning">Expired</Badge> : <Badge tone="success">Pending</Badge>}
+        <span className="ml-2 text-gray-700">{i.status === "expired" ? "since" : "until"} {date(i.expiresAt)}</span>
+      </TCell>
+      <TCell className="whitespace-nowrap text-gray-700">{i.invitedBy ? (i.invitedBy.name ?? i.invitedBy.email) : "Administrator"}</TCell>
+      {canManage && (
+        <TCell className="text-right whitespace-nowrap">
+          {mayResend && (
+            <Button variant="ghost" size="sm" loading={busy} onClick={() => void resend()} aria-label={`Re-send the invitation for ${i.email}`}>
+              {!busy && <RotateCw aria-hidden="true" className="size-4" />}
+              Re-send
+            </Button>
+          )}
+          <ConfirmDialog
+            danger
+            title={`Cancel the invitation for ${i.email}?`}
+            text="The link stops working at once. You can invite them again later."
+            confirmLabel="Cancel invitation"
+            cancelLabel="Keep it"
+            onConfirm={cancel}
+            trigger={
+              <Button variant="ghost" size="sm" aria-label={`Cancel the invitation for ${i.email}`}>
+                <X aria-hidden="true" className="size-4" />
+                Cancel
+              </Button>
+            }
+          />
+        </TCell>
+      )}
+    </TRow>
+  );
+}

@@ -1,0 +1,115 @@
+// MembersTable: the workspace's people. Owners and admins change roles (a select) and remove people
+// (after confirming); everyone else sees the same table read-only. The server checks every change.
+"use client";
+import { UserMinus } from "lucide-react";
+import { useState } from "react";
+import { changeRoleAction, removeMemberAction } from "@/app/(console)/people/actions";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Select } from "@/components/ui/select";
+import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
+import { useToast } from "@/components/ui/toast";
+import type { Role } from "@/lib/console/sections";
+import type { Member } from "@/lib/people/schemas";
+import { roleNames, roleOptions } from "./roles";
+
+export type MembersTableProps = { members: Member[]; youId: string; canManage: boolean; isOwner: boolean };
+
+const joined = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+export function MembersTable({ members, youId, canManage, isOwner }: MembersTableProps) {
+  return (
+    <Table label="Members">
+      <THead>
+        <TRow>
+          <TH>Name</TH>
+          <TH>Email</TH>
+          <TH>Role</TH>
+          <TH>Joined</TH>
+          {canManage && (
+            <TH>
+              <span className="sr-only">Actions</span>
+            </TH>
+          )}
+        </TRow>
+      </THead>
+      <TBody>
+        {members.map((m) => (
+          <MemberRow key={`${m.userId}:${m.role}`} m={m} you={m.userId === youId} canManage={canManage} isOwner={isOwner} />
+        ))}
+      </TBody>
+    </Table>
+  );
+}
+
+function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; canManage: boolean; isOwner: boolean }) {
+  const toast = useToast();
+  const [role, setRole] = useState<Role>(m.role);
+  const [busy, setBusy] = useState(false);
+  // spec: only owners change or remove an owner.
+  const mayChange = canManage && (m.role !== "owner" || isOwner);
+  const name = m.name ?? m.email;
+
+  const change = async (next: Role) => {
+    const before = role;
+    setRole(next);
+    setBusy(true);
+    const r = await changeRoleAction({ userId: m.userId, role: next });
+    setBusy(false);
+    if (r.ok) toast.success(`${name} is now ${article(next)} ${roleNames[next].toLowerCase()}`);
+    else {
+      setRole(before);
+      toast.error("The role was not changed", r.error.message);
+    }
+  };
+
+  const remove = async () => {
+    const r = await removeMemberAction({ userId: m.userId });
+    if (r.ok) toast.success(`${name} was removed from the workspace`);
+    else toast.error(`${name} was not removed`, r.error.message);
+  };
+
+  return (
+    <TRow>
+      <TCell className="font-medium whitespace-nowrap">
+        {m.name ?? <span className="text-gray-600">No name</span>}
+        {you && (
+          <Badge tone="accent" className="ml-2">
+            You
+          </Badge>
+        )}
+      </TCell>
+      <TCell className="break-all sm:break-normal">{m.email}</TCell>
+      <TCell className="min-w-44">
+        {mayChange ? (
+          <Select aria-label={`Role of ${name}`} value={role} onValueChange={(v) => void change(v as Role)} options={roleOptions(isOwner)} disabled={busy} />
+        ) : (
+          <Badge tone={m.role === "owner" ? "accent" : "neutral"}>{roleNames[m.role]}</Badge>
+        )}
+      </TCell>
+      <TCell className="whitespace-nowrap text-gray-700">{joined(m.joinedAt)}</TCell>
+      {canManage && (
+        <TCell className="text-right">
+          {mayChange && !you && (
+            <ConfirmDialog
+              danger
+              title={`Remove ${name}?`}
+              text={`${name} loses access to this workspace at once. Their account stays, and you can invite them again.`}
+              confirmLabel="Remove"
+              onConfirm={remove}
+              trigger={
+                <Button variant="ghost" size="sm" aria-label={`Remove ${name}`}>
+                  <UserMinus aria-hidden="true" className="size-4" />
+                  Remove
+                </Button>
+              }
+            />
+          )}
+        </TCell>
+      )}
+    </TRow>
+  );
+}
+
+const article = (r: Role) => (r === "owner" || r === "admin" ? "an" : "a");

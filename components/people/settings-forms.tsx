@@ -1,0 +1,137 @@
+// The settings page's forms: workspace name, your name, your password, and leaving the workspace.
+"use client";
+import { LogOut } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { changePasswordAction, renameWorkspaceAction, updateProfileAction } from "@/app/(console)/settings/actions";
+import { leaveWorkspaceAction } from "@/app/(console)/people/actions";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { useToast } from "@/components/ui/toast";
+import type { ActionResult } from "@/lib/console/action";
+import { FormError, fieldErrors } from "./form-error";
+
+type FormState = { busy: boolean; error?: { message: string; fields: Record<string, string> } };
+
+/** One form's submit: progress, the error at its field (or above the form), a toast on success. */
+function useSubmit<T>(send: (form: FormData) => Promise<ActionResult<T>>, success: string, after?: (form: HTMLFormElement) => void) {
+  const toast = useToast();
+  const [state, setState] = useState<FormState>({ busy: false });
+  const onSubmit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (state.busy) return;
+    const el = e.currentTarget;
+    setState({ busy: true });
+    const r = await send(new FormData(el));
+    if (r.ok) {
+      setState({ busy: false });
+      toast.success(success);
+      after?.(el);
+    } else setState({ busy: false, error: { message: r.error.message, fields: fieldErrors(r.error) } });
+  };
+  const generalError = state.error && !Object.keys(state.error.fields).length ? state.error.message : undefined;
+  return { state, onSubmit: (e: FormEvent<HTMLFormElement>) => void onSubmit(e), generalError };
+}
+
+export function WorkspaceNameForm({ name, canRename }: { name: string; canRename: boolean }) {
+  const { state, onSubmit, generalError } = useSubmit((f) => renameWorkspaceAction({ name: String(f.get("name") ?? "") }), "Workspace renamed");
+  return (
+    <form onSubmit={onSubmit} className="max-w-md space-y-4" noValidate>
+      <FormError message={generalError} />
+      <Field label="Workspace name" error={state.error?.fields.name}>
+        {(p) => <Input {...p} name="name" defaultValue={name} required maxLength={120} readOnly={!canRename} />}
+      </Field>
+      {canRename && (
+        <Button type="submit" loading={state.busy}>
+          {state.busy ? "Saving…" : "Save name"}
+        </Button>
+      )}
+    </form>
+  );
+}
+
+export function ProfileForm({ name, email }: { name: string; email: string }) {
+  const { state, onSubmit, generalError } = useSubmit((f) => updateProfileAction({ name: String(f.get("name") ?? "") }), "Your name was saved");
+  return (
+    <form onSubmit={onSubmit} className="max-w-md space-y-4" noValidate>
+      <FormError message={generalError} />
+      <Field label="Email" hint="Your email is how you sign in; it cannot be changed here.">
+        {(p) => <Input {...p} value={email} readOnly type="email" />}
+      </Field>
+      <Field label="Name" error={state.error?.fields.name}>
+        {(p) => <Input {...p} name="name" defaultValue={name} required maxLength={200} autoComplete="name" />}
+      </Field>
+      <Button type="submit" loading={state.busy}>
+        {state.busy ? "Saving…" : "Save profile"}
+      </Button>
+    </form>
+  );
+}
+
+export function ChangePasswordForm({ email }: { email: string }) {
+  const [mismatch, setMismatch] = useState<string>();
+  const { state, onSubmit, generalError } = useSubmit(
+    (f) => changePasswordAction({ currentPassword: String(f.get("currentPassword") ?? ""), newPassword: String(f.get("newPassword") ?? "") }),
+    "Your password was changed",
+    (el) => el.reset(),
+  );
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    const f = new FormData(e.currentTarget);
+    if (f.get("newPassword") !== f.get("confirm")) {
+      e.preventDefault();
+      setMismatch("does not match the new password");
+      return;
+    }
+    setMismatch(undefined);
+    onSubmit(e);
+  };
+  return (
+    <form onSubmit={submit} className="max-w-md space-y-4" noValidate>
+      <FormError message={generalError} />
+      <input type="email" name="username" value={email} readOnly autoComplete="username" hidden />
+      <Field label="Current password" error={state.error?.fields.currentPassword}>
+        {(p) => <Input {...p} name="currentPassword" type="password" autoComplete="current-password" required maxLength={1024} />}
+      </Field>
+      <Field label="New password" error={state.error?.fields.newPassword} hint="At least 8 characters.">
+        {(p) => <Input {...p} name="newPassword" type="password" autoComplete="new-password" required maxLength={1024} />}
+      </Field>
+      <Field label="Repeat the new password" error={mismatch}>
+        {(p) => <Input {...p} name="confirm" type="password" autoComplete="new-password" required maxLength={1024} />}
+      </Field>
+      <Button type="submit" loading={state.busy}>
+        {state.busy ? "Changing…" : "Change password"}
+      </Button>
+    </form>
+  );
+}
+
+export function LeaveWorkspace({ workspaceName }: { workspaceName: string }) {
+  const [error, setError] = useState<string>();
+  const leave = async () => {
+    const r = await leaveWorkspaceAction({});
+    if (r.ok) {
+      window.location.assign(new URL("/", window.location.href));
+      return;
+    }
+    setError(r.error.message);
+  };
+  return (
+    <div className="max-w-md space-y-4">
+      <FormError message={error} />
+      <ConfirmDialog
+        danger
+        title={`Leave ${workspaceName}?`}
+        text="You lose access at once. To come back, someone has to invite you again."
+        confirmLabel="Leave workspace"
+        onConfirm={leave}
+        trigger={
+          <Button variant="danger">
+            <LogOut aria-hidden="true" className="size-4" />
+            Leave workspace
+          </Button>
+        }
+      />
+    </div>
+  );
+}
