@@ -13,6 +13,9 @@ import { baseURL, checkA11y, createPerson, expect, randomClientAddress, screensh
  * server the e2e setup starts (SMTP_URL).
  */
 
+// why: each journey is a person's whole task in one or two browsers, on a 2-core machine.
+test.describe.configure({ timeout: 180_000 });
+
 const LAST_OWNER = "A workspace needs at least one owner; make someone else an owner first";
 const newEmail = (label: string) => `${label}-${randomBytes(4).toString("hex")}@e2e.folio.test`;
 
@@ -177,10 +180,10 @@ test("an admin cannot make an owner or change one; members see the list read-onl
   // An admin changes a member's role.
   await page.getByRole("combobox", { name: `Role of ${member.name}` }).click();
   await page.getByRole("option", { name: "Content editor" }).click();
-  await expect(page.getByText(`${member.name} is now a content editor`)).toBeVisible();
+  await expect(page.getByText(`${member.name} is now a content editor`, { exact: true })).toBeVisible();
   await page.getByRole("combobox", { name: `Role of ${member.name}` }).click();
   await page.getByRole("option", { name: "Member" }).click();
-  await expect(page.getByText(`${member.name} is now a member`)).toBeVisible();
+  await expect(page.getByText(`${member.name} is now a member`, { exact: true })).toBeVisible();
 
   const m = await secondBrowser(browser);
   await signIn(m, member.email, member.password, "/people");
@@ -206,7 +209,7 @@ test("the last owner cannot leave or be demoted, and is told why", async ({ page
   await signIn(page, owner.email, owner.password, "/people");
   await page.getByRole("combobox", { name: `Role of ${owner.name}` }).click();
   await page.getByRole("option", { name: "Admin" }).click();
-  await expect(page.getByText(LAST_OWNER)).toBeVisible();
+  await expect(page.getByText(LAST_OWNER, { exact: true })).toBeVisible();
   await expect(page.getByRole("combobox", { name: `Role of ${owner.name}` })).toHaveText("Owner");
 
   await page.goto("/settings");
@@ -226,21 +229,21 @@ test("settings: rename the workspace, change your name, change your password and
   const workspaceName = `Renamed ${randomBytes(2).toString("hex")}`;
   await page.getByLabel("Workspace name").fill(workspaceName);
   await page.getByRole("button", { name: "Save name" }).click();
-  await expect(page.getByText("Workspace renamed")).toBeVisible();
+  await expect(page.getByText("Workspace renamed", { exact: true })).toBeVisible();
   await expect(page.getByRole("banner").getByText(workspaceName)).toBeVisible();
 
   await page.getByLabel("Name", { exact: true }).fill("Renamed Person");
   await page.getByRole("button", { name: "Save profile" }).click();
-  await expect(page.getByText("Your name was saved")).toBeVisible();
+  await expect(page.getByText("Your name was saved", { exact: true })).toBeVisible();
 
   await page.getByLabel("Current password").fill("wrong-password");
-  await page.getByLabel("New password").fill("the-new-password");
+  await page.getByLabel("New password", { exact: true }).fill("the-new-password");
   await page.getByLabel("Repeat the new password").fill("the-new-password");
   await page.getByRole("button", { name: "Change password" }).click();
   await expect(page.getByText("is not your current password")).toBeVisible();
   await page.getByLabel("Current password").fill(owner.password);
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByText("Your password was changed")).toBeVisible();
+  await expect(page.getByText("Your password was changed", { exact: true })).toBeVisible();
 
   await page.context().clearCookies();
   await page.goto("/sign-in");
@@ -277,7 +280,7 @@ test("forgot password: the link arrives by mail, sets a new password once, and s
   await expect(other.getByRole("heading", { level: 1, name: "Choose a new password" })).toBeVisible();
   await checkA11y(other);
   await screenshots(other, "reset-password");
-  await other.getByLabel("New password").fill("reset-by-mail-password");
+  await other.getByLabel("New password", { exact: true }).fill("reset-by-mail-password");
   await other.getByLabel("Repeat the new password").fill("reset-by-mail-password");
   await other.getByRole("button", { name: "Set new password" }).click();
   await other.waitForURL((u) => u.pathname === "/");
