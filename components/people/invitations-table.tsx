@@ -20,7 +20,7 @@ export function InvitationsTable({ invitations, canManage, isOwner }: { invitati
   const [issued, setIssued] = useState<{ email: string; link: string; mail: MailOutcome }>();
   return (
     <>
-      <Table label="Invitations">
+      <Table label="Invitations" className="relative">
         <THead>
           <TRow>
             <TH>Email</TH>
@@ -67,7 +67,7 @@ function InvitationRow({ i, canManage, mayResend, onIssued }: { i: Invitation; c
   };
   return (
     <TRow>
-      <TCell className="break-all sm:break-normal">{i.email}</TCell>
+      <TCell className="min-w-48 break-all sm:break-normal">{i.email}</TCell>
       <TCell className="whitespace-nowrap">{roleNames[i.role]}</TCell>
       <TCell className="whitespace-nowrap">
         {i.status === "expired" ? <Badge tone="warning">Expired</Badge> : <Badge tone="success">Pending</Badge>}

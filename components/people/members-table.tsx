@@ -20,13 +20,14 @@ const joined = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day:
 
 export function MembersTable({ members, youId, canManage, isOwner }: MembersTableProps) {
   return (
-    <Table label="Members">
+    // why relative: the role select's hidden native <select> is absolutely placed; the table's
+    // scrolling box must contain it, or the page grows wider than a phone.
+    <Table label="Members" className="relative">
       <THead>
         <TRow>
-          <TH>Name</TH>
-          <TH>Email</TH>
+          <TH>Person</TH>
           <TH>Role</TH>
-          <TH>Joined</TH>
+          <TH className="hidden md:table-cell">Joined</TH>
           {canManage && (
             <TH>
               <span className="sr-only">Actions</span>
@@ -72,23 +73,25 @@ function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; ca
 
   return (
     <TRow>
-      <TCell className="font-medium whitespace-nowrap">
-        {m.name ?? <span className="text-gray-600">No name</span>}
-        {you && (
-          <Badge tone="accent" className="ml-2">
-            You
-          </Badge>
-        )}
+      <TCell className="min-w-48">
+        <div className="font-medium">
+          {m.name ?? <span className="text-gray-600">No name</span>}
+          {you && (
+            <Badge tone="accent" className="ml-2">
+              You
+            </Badge>
+          )}
+        </div>
+        <div className="text-sm break-all text-gray-600 sm:break-normal">{m.email}</div>
       </TCell>
-      <TCell className="break-all sm:break-normal">{m.email}</TCell>
-      <TCell className="min-w-44">
+      <TCell className="w-48 min-w-40">
         {mayChange ? (
           <Select aria-label={`Role of ${name}`} value={role} onValueChange={(v) => void change(v as Role)} options={roleOptions(isOwner)} disabled={busy} />
         ) : (
           <Badge tone={m.role === "owner" ? "accent" : "neutral"}>{roleNames[m.role]}</Badge>
         )}
       </TCell>
-      <TCell className="whitespace-nowrap text-gray-700">{joined(m.joinedAt)}</TCell>
+      <TCell className="hidden whitespace-nowrap text-gray-700 md:table-cell">{joined(m.joinedAt)}</TCell>
       {canManage && (
         <TCell className="text-right">
           {mayChange && !you && (
