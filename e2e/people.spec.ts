@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Browser, Page } from "@playwright/test";
 import { db } from "../lib/db/client";
@@ -50,6 +52,16 @@ async function invite(page: Page, email: string, role: "Owner" | "Admin" | "Memb
 
 const pathOf = (link: string) => new URL(link).pathname;
 
+/** Everything the web server and the worker logged so far (their log files in DATA_DIR). */
+function serverLogs(): string {
+  const dir = process.env.DATA_DIR!;
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".log"))
+    .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+    .join("\n");
+}
+
 test("an owner invites an admin by email; the invitee accepts in a second browser and lands in the workspace", async ({ page, browser }) => {
   const owner = await createPerson({ role: "owner" });
   await signIn(page, owner.email, owner.password, "/people");
@@ -95,6 +107,8 @@ test("an owner invites an admin by email; the invitee accepts in a second browse
   await again.goto(pathOf(link));
   await expect(again.getByRole("heading", { level: 1, name: "This invitation was already used" })).toBeVisible();
   await again.context().close();
+  // Links carry their token: none reaches a log.
+  expect(serverLogs()).not.toContain(pathOf(link).split("/").pop()!);
 });
 
 test("a person who already has an account signs in with it to join", async ({ page, browser }) => {
@@ -287,6 +301,7 @@ test("forgot password: the link arrives by mail, sets a new password once, and s
   await other.goto(link);
   await expect(other.getByRole("heading", { level: 1, name: "This link was already used" })).toBeVisible();
   await other.context().close();
+  expect(serverLogs()).not.toContain(link.split("/").pop()!);
 
   // An address without an account gets the same answer.
   await page.goto("/forgot-password");
