@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { fromZodError } from "../errors";
 import { roles, type Role } from "../db/schema";
+import { Email as EmailAddress } from "../users/email";
 
-export const Email = z.email("must be an email address").max(254).transform((e) => e.toLowerCase());
+/** The one email rule (lib/users/email.ts), kept in lower case as users' addresses are. */
+export const Email = EmailAddress.transform((e) => e.toLowerCase());
 export const Password = z.string().min(8, "must be at least 8 characters").max(1024, "must be at most 1024 characters");
 export const PersonName = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 export const RoleInput = z.enum(roles, "must be owner, admin, member or content_editor");
