@@ -34,6 +34,7 @@ function toPublic(r: ApiKeyRow): ApiKey {
   };
   if (r.expiresAt) k.expiresAt = r.expiresAt.toISOString();
   if (r.lastUsedAt) k.lastUsedAt = r.lastUsedAt.toISOString();
+  if (r.rotatedAt) k.rotatedAt = r.rotatedAt.toISOString();
   return k;
 }
 

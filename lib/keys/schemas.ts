@@ -16,6 +16,8 @@ export type ApiKey = {
   createdAt: string;
   expiresAt?: string;
   lastUsedAt?: string;
+  /** Set once the key was rotated: it keeps working until expiresAt (15 minutes at most) and cannot be rotated again. */
+  rotatedAt?: string;
   status: "active" | "revoked" | "expired";
   setByServer: boolean;
 };

@@ -7,14 +7,14 @@ import { AppError, conflict, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { downloadLink, verifyDownloadToken } from "../files/links";
 import { idempotent, type IdempotencyScope } from "../idempotency";
-import { decodeCursor, toPage, type Page, type PageQuery } from "../paging";
+import { decodeCursor, toPage, type Page } from "../paging";
 import { waitForRenderEnd, watchRenderEnd } from "./events";
 import * as repo from "./repository";
 import * as statements from "./statements";
 import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource } from "../templates/prepare";
-import type { CallerDocument, CreateRenderInput, Render } from "./schemas";
+import type { CallerDocument, CreateRenderInput, Render, RenderListQuery } from "./schemas";
 
-export { CreateRenderInput, type Render } from "./schemas";
+export { CreateRenderInput, RenderListQuery, type Render } from "./schemas";
 
 export const contentTypes: Record<RenderFormat, string> = { pdf: "application/pdf", png: "image/png", jpeg: "image/jpeg" };
 export const extensions: Record<RenderFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
@@ -162,10 +162,11 @@ export async function getRender(ctx: Ctx, id: string): Promise<Render> {
   return toRender(await getRenderRow(ctx, id));
 }
 
-/** A page of the workspace's renders, newest first (render:read). */
-export async function listRenders(ctx: Ctx, query: PageQuery): Promise<Page<Render>> {
+/** A page of the workspace's renders, newest first, optionally of one state and test flag (render:read). */
+export async function listRenders(ctx: Ctx, query: RenderListQuery): Promise<Page<Render>> {
   requireScope(ctx, "render:read");
-  const rows = await repo.listRenders(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor));
+  const filter = { state: query.state, test: query.test };
+  const rows = await repo.listRenders(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor), filter);
   return toPage(rows, query.limit, toRender);
 }
 

@@ -3,6 +3,7 @@ import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
 import { renders, type RenderRow } from "../db/schema";
 import type { Cursor } from "../paging";
+import type { RenderFilter } from "./schemas";
 
 const ENDED = ["succeeded", "failed", "cancelled"] as const;
 
@@ -11,11 +12,23 @@ export async function findRender(ex: Executor, workspaceId: string, id: string):
   return r;
 }
 
-export function listRenders(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor) {
+/**
+ * A newest-first page of the workspace's renders, optionally of one state and test flag. why no
+ * index of its own for the filters: renders_workspace_created_idx walks the workspace's renders
+ * newest first and the filter drops rows as it goes; measured in docs/architecture.md.
+ */
+export function listRenders(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor, filter: RenderFilter = {}) {
   return ex
     .select()
     .from(renders)
-    .where(and(eq(renders.workspaceId, workspaceId), olderThan(renders.createdAt, renders.id, cursor)))
+    .where(
+      and(
+        eq(renders.workspaceId, workspaceId),
+        filter.state === undefined ? undefined : eq(renders.state, filter.state),
+        filter.test === undefined ? undefined : eq(renders.test, filter.test),
+        olderThan(renders.createdAt, renders.id, cursor),
+      ),
+    )
     .orderBy(desc(renders.createdAt), desc(renders.id))
     .limit(limit + 1);
 }
@@ -55,4 +68,12 @@ export function deleteExpiredRenders(ex: Executor, cutoff: Date, limit: number) 
     .delete(renders)
     .where(inArray(renders.id, expired))
     .returning({ id: renders.id, workspaceId: renders.workspaceId, format: renders.format, attempts: renders.attempts, fileKey: renders.fileKey });
+}
+
+/**
+ * Render rows written as they are, many in one statement, without inputs or notifications: for
+ * seeding (the console bench, tests). A queued row is taken by the next worker that looks.
+ */
+export async function insertRenderRows(ex: Executor, rows: (typeof renders.$inferInsert)[]) {
+  if (rows.length) await ex.insert(renders).values(rows);
 }

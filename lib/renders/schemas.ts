@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { renderFormats } from "../db/schema";
+import { renderFormats, renderStates } from "../db/schema";
+import { PageQuery } from "../paging";
 import { NodeDocument } from "../templates/schema";
 import { JsonObject, Locale, PageSettings } from "./page-settings";
 
@@ -72,6 +73,18 @@ export const CreateRenderInput = z
     if (r.pageRanges && r.format !== "pdf") ctx.addIssue({ code: "custom", path: ["pageRanges"], message: "applies only to pdf output; images take image.page" });
   });
 export type CreateRenderInput = z.infer<typeof CreateRenderInput>;
+
+/** GET /v1/renders: a page, optionally only renders in one state and of one kind (test or not). */
+export const RenderListQuery = PageQuery.extend({
+  state: z.enum(renderStates).optional(),
+  test: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((v) => v === "true")
+    .optional(),
+});
+export type RenderListQuery = z.infer<typeof RenderListQuery>;
+/** The filters of a render list, apart from paging. */
+export type RenderFilter = { state?: RenderListQuery["state"]; test?: boolean };
 
 export type RenderResult = {
   downloadUrl?: string;

@@ -254,3 +254,15 @@ export async function getVersion(ctx: Ctx, id: string): Promise<TemplateVersion>
   if (!v) throw notFound("template version", id);
   return toVersion(v, true);
 }
+
+/**
+ * The current names of the workspace's templates among `ids`, by id (template:read), for lists
+ * that show renders or events by template. A deleted template, or another workspace's, is absent.
+ */
+export async function templateNames(ctx: Ctx, ids: readonly string[]): Promise<Map<string, string>> {
+  requireScope(ctx, "template:read");
+  const unique = [...new Set(ids)].slice(0, 1000);
+  if (unique.length === 0) return new Map();
+  const rows = await repo.findTemplateNames(db(), ctx.workspaceId, unique);
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

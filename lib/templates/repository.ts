@@ -106,3 +106,16 @@ export async function newestVersionByName(ex: Executor, workspaceId: string, nam
     .limit(1);
   return v?.version;
 }
+
+/** The names of the workspace's templates among `ids` (deleted ones are simply absent). */
+export function findTemplateNames(ex: Executor, workspaceId: string, ids: string[]) {
+  return ex
+    .select({ id: templates.id, name: templates.name })
+    .from(templates)
+    .where(and(eq(templates.workspaceId, workspaceId), inArray(templates.id, ids)));
+}
+
+/** Template rows written as they are, many in one statement: for seeding (the console bench). */
+export async function insertTemplateRows(ex: Executor, rows: (typeof templates.$inferInsert)[]) {
+  if (rows.length) await ex.insert(templates).values(rows);
+}

@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
 import { renderInputs, renders } from "../db/schema";
+import { insertRenderRows } from "../renders/repository";
 import { api, type ApiOptions } from "./http";
 
 /** POSTs a caller-HTML render and returns the answer. */
@@ -64,4 +65,40 @@ export function heldRender(workspaceId: string): Promise<string> {
     heldRows.set(workspaceId, p);
   }
   return p;
+}
+
+export type SeedRender = { state: "processing" | "succeeded" | "failed" | "cancelled"; test?: boolean; templateId?: string };
+
+/**
+ * Render rows of the workspace in given states, written directly in one statement, newest last
+ * (one second apart). No worker takes them: none is queued, and a processing one holds an hour's
+ * lease as if a live worker had it. Returns their ids in the order given.
+ */
+export async function seedRenders(workspaceId: string, rows: SeedRender[]): Promise<string[]> {
+  const now = Date.now();
+  const values = rows.map((r, i) => {
+    const createdAt = new Date(now - (rows.length - i) * 1000);
+    const ended = r.state !== "processing";
+    return {
+      id: newId("rnd"),
+      workspaceId,
+      source: r.templateId ? "templateVersion" : "document",
+      templateId: r.templateId,
+      format: "pdf" as const,
+      state: r.state,
+      test: r.test ?? false,
+      attempts: 1,
+      createdAt,
+      updatedAt: createdAt,
+      startedAt: createdAt,
+      finishedAt: ended ? createdAt : undefined,
+      leaseExpiresAt: ended ? undefined : new Date(now + 3_600_000),
+      pageCount: r.state === "succeeded" ? 1 : undefined,
+      outputBytes: r.state === "succeeded" ? 1000 : undefined,
+      durationMs: r.state === "succeeded" ? 100 : undefined,
+      error: r.state === "failed" ? { code: "RENDER_FAILED", diagnostic: "document_invalid", message: "seeded failure" } : undefined,
+    };
+  });
+  await insertRenderRows(db(), values);
+  return values.map((v) => v.id);
 }

@@ -7,7 +7,7 @@ import { securityCases } from "@/lib/testing/security-cases";
 const DAY = 86_400_000;
 const SECRET = /^folio_[0-9A-Za-z]{40}$/;
 /** decisions.md: the key record; anything else (a secret, a hash) must never be listed. */
-const RECORD_FIELDS = ["id", "name", "scopes", "prefix", "createdAt", "expiresAt", "lastUsedAt", "status", "setByServer"];
+const RECORD_FIELDS = ["id", "name", "scopes", "prefix", "createdAt", "expiresAt", "lastUsedAt", "rotatedAt", "status", "setByServer"];
 
 const createKey = (cookie: string, body: unknown) => api("/v1/api-keys", { method: "POST", cookie, body });
 

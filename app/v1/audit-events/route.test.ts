@@ -151,6 +151,52 @@ describe("GET /v1/audit-events", () => {
     expect(res.body.items[0]).toMatchObject({ action: "user.create", targetId: userId });
   });
 
+  describe("filters", () => {
+    it("lists only one actor's events, one action's, or both, and pages them with the same filters", async () => {
+      const w = await createTestWorkspace();
+      const { cookie, userId } = await w.signIn("owner");
+      // The person creates three keys (api_key.create by the user) and revokes one (api_key.revoke).
+      const made: string[] = [];
+      for (const name of ["a", "b", "c"]) {
+        const res = await api("/v1/api-keys", { method: "POST", cookie, body: { name, scopes: ["render:read"] } });
+        expect(res.status, res.text).toBe(201);
+        made.push(res.body.id);
+      }
+      expect((await api(`/v1/api-keys/${made[0]}/revoke`, { method: "POST", cookie })).status).toBe(200);
+      await record(w, "test.system", 0, 2, false);
+
+      const byUser = await list(w, `?actorId=${userId}`);
+      expect(byUser.items.map((e) => e.action)).toEqual(["api_key.revoke", "api_key.create", "api_key.create", "api_key.create"]);
+      expect(byUser.items.every((e) => e.actor.type === "user" && e.actor.id === userId)).toBe(true);
+
+      const creates = await list(w, "?action=api_key.create");
+      // The factory's own key (system actor) and the person's three.
+      expect(creates.items.map((e) => e.targetId)).toEqual([...made].reverse().concat(w.keyId));
+
+      const both = await list(w, `?action=api_key.create&actorId=${userId}&limit=2`);
+      expect(both.items.map((e) => e.targetId)).toEqual([made[2], made[1]]);
+      const rest = await list(w, `?action=api_key.create&actorId=${userId}&limit=2&cursor=${encodeURIComponent(both.nextCursor!)}`);
+      expect(rest.items.map((e) => e.targetId)).toEqual([made[0]]);
+      expect(rest.nextCursor).toBeUndefined();
+
+      expect((await list(w, "?actorId=paging-test")).items.map((e) => e.details.n)).toEqual([1, 0]);
+      expect((await list(w, "?action=nothing.happened")).items).toEqual([]);
+    });
+
+    it("answers 400 naming the parameter for an empty or overlong filter", async () => {
+      const w = await createTestWorkspace();
+      for (const [query, path] of [
+        ["action=", "query.action"],
+        ["actorId=", "query.actorId"],
+        [`action=${"a".repeat(101)}`, "query.action"],
+        ["action=a&action=b", "query.action"],
+      ]) {
+        const e = expectError(await api(`/v1/audit-events?${query}`, { key: w.key }), 400, "BAD_REQUEST");
+        expect(e.details, query).toEqual([expect.objectContaining({ path })]);
+      }
+    });
+  });
+
   describe("security", () => {
     securityCases({ scope: "audit:read", request: (_w, key) => api("/v1/audit-events", { key }) });
   });

@@ -1,7 +1,6 @@
-import { listAuditEvents } from "@/lib/audit";
+import { AuditListQuery, listAuditEvents } from "@/lib/audit";
 import { apiRoute } from "@/lib/http";
-import { PageQuery } from "@/lib/paging";
 
-export const GET = apiRoute({ auth: "apiKeyOrSession", scope: "audit:read", query: PageQuery }, ({ ctx, query }) =>
+export const GET = apiRoute({ auth: "apiKeyOrSession", scope: "audit:read", query: AuditListQuery }, ({ ctx, query }) =>
   listAuditEvents(ctx, query),
 );

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
-import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+import { createRender, download, seedRenders, slowHtml, waitForState } from "@/lib/testing/renders";
 import type { Render } from "@/lib/renders/schemas";
 import { securityCases } from "@/lib/testing/security-cases";
 
@@ -368,9 +368,83 @@ describe("GET /v1/renders", () => {
     expect(expectError(await api("/v1/renders?cursor=nonsense", { key: w.key }), 400, "BAD_REQUEST").details).toEqual([
       expect.objectContaining({ path: "query.cursor" }),
     ]);
-    expect(expectError(await api("/v1/renders?state=queued", { key: w.key }), 400, "BAD_REQUEST").details).toEqual([
-      expect.objectContaining({ path: "query.state" }),
+    expect(expectError(await api("/v1/renders?colour=red", { key: w.key }), 400, "BAD_REQUEST").details).toEqual([
+      expect.objectContaining({ path: "query.colour" }),
     ]);
+  });
+
+  describe("filters", () => {
+    const ids = (p: { items: Render[] }) => p.items.map((r) => r.id);
+    const page = async (w: TestWorkspace, query: string) => {
+      const res = await api<{ items: Render[]; nextCursor?: string }>(`/v1/renders?${query}`, { key: w.key });
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+
+    it("lists only the renders of one state, of one test flag, or both, newest first", async () => {
+      const [w, other] = await Promise.all([createTestWorkspace(), createTestWorkspace()]);
+      const [ok, okTest, failed, failedTest, cancelled, running] = await seedRenders(w.id, [
+        { state: "succeeded" },
+        { state: "succeeded", test: true },
+        { state: "failed" },
+        { state: "failed", test: true },
+        { state: "cancelled" },
+        { state: "processing", test: true },
+      ]);
+      await seedRenders(other.id, [{ state: "failed" }, { state: "succeeded", test: true }]);
+
+      expect(ids(await page(w, "state=failed"))).toEqual([failedTest, failed]);
+      expect(ids(await page(w, "state=succeeded"))).toEqual([okTest, ok]);
+      expect(ids(await page(w, "state=cancelled"))).toEqual([cancelled]);
+      expect(ids(await page(w, "state=processing"))).toEqual([running]);
+      expect(ids(await page(w, "state=queued"))).toEqual([]);
+      expect(ids(await page(w, "test=true"))).toEqual([running, failedTest, okTest]);
+      expect(ids(await page(w, "test=false"))).toEqual([cancelled, failed, ok]);
+      expect(ids(await page(w, "state=failed&test=false"))).toEqual([failed]);
+      expect(ids(await page(w, "test=true&state=succeeded"))).toEqual([okTest]);
+      const failedOne = (await page(w, "state=failed&test=false")).items[0]!;
+      expect(failedOne).toMatchObject({ state: "failed", test: false, error: { code: "RENDER_FAILED", diagnostic: "document_invalid" } });
+    });
+
+    it("pages a filtered list with its cursor, each matching render exactly once", async () => {
+      const w = await createTestWorkspace();
+      const seeded = await seedRenders(
+        w.id,
+        Array.from({ length: 12 }, (_, i) => ({ state: i % 3 === 0 ? ("failed" as const) : ("succeeded" as const) })),
+      );
+      const failed = seeded.filter((_, i) => i % 3 === 0).reverse();
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const p = await page(w, `state=failed&limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+        seen.push(...ids(p));
+        cursor = p.nextCursor;
+        pages++;
+      } while (cursor && pages < 5);
+      expect(seen).toEqual(failed);
+      expect(pages).toBe(2);
+    });
+
+    it("finds a real test render by state and flag once it succeeded", async () => {
+      const w = await createTestWorkspace();
+      const real = await createRender(w.key, { document: { html: "<p>filtered</p>" }, test: true, waitMs: 20_000 });
+      expect(real.status, real.text).toBe(200);
+      await createRender(w.key, { document: { html: "<p>not a test</p>" }, waitMs: 20_000 });
+      expect(ids(await page(w, "state=succeeded&test=true"))).toEqual([real.body.id]);
+    });
+
+    it.each([
+      ["state=done", "query.state"],
+      ["state=", "query.state"],
+      ["test=yes", "query.test"],
+      ["test=1", "query.test"],
+      ["state=failed&state=succeeded", "query.state"],
+    ])("answers 400 naming the parameter for %s", async (query, path) => {
+      const w = await createTestWorkspace();
+      const e = expectError(await api(`/v1/renders?${query}`, { key: w.key }), 400, "BAD_REQUEST");
+      expect(e.details).toEqual([expect.objectContaining({ path })]);
+    });
   });
 
   describe("security", () => {

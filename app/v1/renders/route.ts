@@ -1,6 +1,5 @@
 import { apiRoute, MiB, Reply } from "@/lib/http";
 import { requestHash } from "@/lib/idempotency";
-import { PageQuery } from "@/lib/paging";
 import * as renders from "@/lib/renders";
 
 // spec: Limits > Request bodies: POST /v1/renders takes up to 11 MiB.
@@ -18,4 +17,4 @@ export const POST = apiRoute(
   },
 );
 
-export const GET = apiRoute({ scope: "render:read", query: PageQuery }, ({ ctx, query }) => renders.listRenders(ctx, query));
+export const GET = apiRoute({ scope: "render:read", query: renders.RenderListQuery }, ({ ctx, query }) => renders.listRenders(ctx, query));

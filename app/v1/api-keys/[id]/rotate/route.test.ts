@@ -10,7 +10,7 @@ const DAY = 86_400_000;
 const GRACE = 15 * 60_000;
 const SECRET = /^folio_[0-9A-Za-z]{40}$/;
 
-type Key = { id: string; name: string; scopes: string[]; prefix: string; status: string; expiresAt?: string; setByServer: boolean; secret?: string };
+type Key = { id: string; name: string; scopes: string[]; prefix: string; status: string; expiresAt?: string; rotatedAt?: string; setByServer: boolean; secret?: string };
 
 const rotate = (id: string, auth: { cookie?: string; key?: string }) => api(`/v1/api-keys/${id}/rotate`, { method: "POST", ...auth });
 const createKey = (cookie: string, body: unknown) => api("/v1/api-keys", { method: "POST", cookie, body });
@@ -47,6 +47,10 @@ describe("POST /v1/api-keys/{id}/rotate", () => {
 
     const oldListed = await listed(cookie, old.id);
     expect(oldListed?.status).toBe("active");
+    // The record says it was rotated (the console shows it and offers no second rotation); the replacement does not.
+    expect(Date.parse(oldListed!.rotatedAt!)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(oldListed!.rotatedAt!)).toBeLessThanOrEqual(after + 1000);
+    expect(fresh.rotatedAt).toBeUndefined();
     expect(Date.parse(oldListed!.expiresAt!)).toBeLessThanOrEqual(after + GRACE + 1000);
     expect(Date.parse(oldListed!.expiresAt!)).toBeGreaterThanOrEqual(before + GRACE - 1000);
     expect((await listed(cookie, fresh.id))?.status).toBe("active");
