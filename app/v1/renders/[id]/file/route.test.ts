@@ -91,6 +91,20 @@ describe("GET /v1/renders/{id}/file", () => {
     expect(e.message).toContain("render:read");
   });
 
+  it("answers the console's session of the workspace (the render page's Download), and 404 to another workspace's session", async () => {
+    const [w, other] = await Promise.all([createTestWorkspace(), createTestWorkspace()]);
+    const created = await createRender(w.key, { document: { html: "<h1>From the console</h1>" }, format: "png", waitMs: 20_000 });
+    expect(created.status, created.text).toBe(200);
+    const url = `${inject("baseUrl")}/v1/renders/${created.body.id}/file`;
+    const { cookie } = await w.signIn("content_editor"); // the narrowest role that reads renders
+    const res = await fetch(url, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect((await res.arrayBuffer()).byteLength).toBe(created.body.result.outputBytes);
+    const theirs = await other.signIn("owner");
+    expectError(await api(`/v1/renders/${created.body.id}/file`, { cookie: theirs.cookie }), 404, "NOT_FOUND");
+  });
+
   describe("security", () => {
     securityCases({
       scope: "render:read",
