@@ -26,10 +26,19 @@ export const everyRole: readonly Role[] = ["owner", "admin", "member", "content_
 
 export const pages: ConsolePage[] = [
   { path: "/sign-in", name: "sign-in", heading: "Sign in to Folio", roles: everyRole, public: true },
-  { path: "/", name: "home", heading: "Welcome", roles: everyRole },
+  { path: "/", name: "home", heading: /^Welcome to /, roles: everyRole },
   { path: "/people", name: "people", heading: "People", roles: ["owner", "admin", "member"] },
   { path: "/settings", name: "settings", heading: "Settings", roles: everyRole },
   { path: "/forgot-password", name: "forgot-password", heading: "Reset your password", roles: everyRole, public: true },
   { path: "/invitations/NotARealInvitationTokenNotARealInvitation1", name: "invitation-invalid", heading: "This invitation link is not valid", roles: everyRole, public: true },
   { path: "/reset-password/NotARealResetTokenNotARealResetTokenNotARe", name: "reset-password-invalid", heading: "This link is not valid", roles: everyRole, public: true },
+  {
+    path: "/api-keys",
+    name: "api-keys",
+    heading: "API keys",
+    roles: ["owner", "admin"],
+    refusedAction: { method: "POST", path: "/v1/api-keys", body: { name: "refused", scopes: ["render:read"] } },
+  },
+  { path: "/renders", name: "renders", heading: "Renders", roles: everyRole },
+  { path: "/audit", name: "audit", heading: "Audit log", roles: ["owner", "admin", "member"] },
 ];

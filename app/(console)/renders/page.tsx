@@ -1,0 +1,112 @@
+import { FileText, SearchX } from "lucide-react";
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ANY, QueryFilters } from "@/components/filters/query-filters";
+import { LiveRefresh } from "@/components/renders/live-refresh";
+import { isRunning } from "@/components/renders/render-state-badge";
+import { RendersTable } from "@/components/renders/renders-table";
+import { buttonClasses } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { PageHeader } from "@/components/ui/page-header";
+import { Pager, type SearchParams } from "@/components/ui/pager";
+import { can, requireConsole, requireScopeOrRefuse, requireSectionOrRefuse } from "@/lib/console";
+import { AppError, fromZodError } from "@/lib/errors";
+import * as renders from "@/lib/renders";
+import { templateNames } from "@/lib/templates";
+
+export const metadata: Metadata = { title: "Renders" };
+
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+const stateOptions = [
+  { value: ANY, label: "All states" },
+  { value: "queued", label: "Queued" },
+  { value: "processing", label: "Processing" },
+  { value: "succeeded", label: "Succeeded" },
+  { value: "failed", label: "Failed" },
+  { value: "cancelled", label: "Cancelled" },
+];
+const testOptions = [
+  { value: ANY, label: "Test and live" },
+  { value: "true", label: "Test renders only" },
+  { value: "false", label: "Live renders only" },
+];
+
+/** The workspace's renders, newest first, filtered by state and test flag; states change live while renders run. */
+export default async function RendersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const s = await requireConsole();
+  requireSectionOrRefuse(s, "/renders");
+  requireScopeOrRefuse(s, "render:read");
+  const params = await searchParams;
+  const state = one(params.state);
+  const test = one(params.test);
+  const filtered = state !== undefined || test !== undefined;
+
+  let page: Awaited<ReturnType<typeof renders.listRenders>> | undefined;
+  let error: string | undefined;
+  const query = renders.RenderListQuery.safeParse({ state, test, cursor: one(params.cursor) });
+  try {
+    if (!query.success) throw fromZodError(query.error);
+    page = await renders.listRenders(s.ctx, query.data);
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e;
+    error = e.message;
+  }
+  const names = page && can(s, "template:read") ? await templateNames(s.ctx, page.items.flatMap((r) => (r.templateId ? [r.templateId] : []))) : new Map<string, string>();
+  const running = page?.items.some(isRunning) ?? false;
+
+  return (
+    <>
+      <PageHeader title="Renders" description="Every document rendered in this workspace in the last 30 days, newest first." />
+      <QueryFilters
+        basePath="/renders"
+        filters={[
+          { name: "state", label: "State", value: state, options: stateOptions },
+          { name: "test", label: "Test flag", value: test, options: testOptions },
+        ]}
+      />
+      <LiveRefresh active={running} />
+      {error !== undefined ? (
+        <EmptyState
+          icon={SearchX}
+          title="This list cannot be shown"
+          text={error}
+          action={
+            <Link href="/renders" className={buttonClasses("secondary")}>
+              Show all renders
+            </Link>
+          }
+        />
+      ) : page!.items.length === 0 ? (
+        filtered ? (
+          <EmptyState
+            icon={SearchX}
+            title="No renders match these filters"
+            text="Change the filters, or clear them to see every render."
+            action={
+              <Link href="/renders" className={buttonClasses("secondary")}>
+                Clear filters
+              </Link>
+            }
+          />
+        ) : (
+          <EmptyState
+            icon={FileText}
+            title="No renders yet"
+            text="Renders made with the API or a template's preview appear here, with their state, pages and time."
+            action={
+              <Link href="/" className={buttonClasses("primary")}>
+                Render your first document
+              </Link>
+            }
+          />
+        )
+      ) : (
+        <>
+          <RendersTable items={page!.items} names={names} />
+          <Pager basePath="/renders" searchParams={params} nextCursor={page!.nextCursor} />
+        </>
+      )}
+    </>
+  );
+}
