@@ -1,10 +1,10 @@
-// DateTime: a <time> with a short UTC text and the full one as its title.
-import { formatDateTime, formatFullDateTime } from "./format";
+// DateTime: a <time> with a short UTC text (or only the day) and the full one as its title.
+import { formatDate, formatDateTime, formatFullDateTime } from "./format";
 
-export function DateTime({ iso, className }: { iso: string; className?: string }) {
+export function DateTime({ iso, dateOnly = false, className }: { iso: string; dateOnly?: boolean; className?: string }) {
   return (
     <time dateTime={iso} title={formatFullDateTime(iso)} className={className}>
-      {formatDateTime(iso)}
+      {dateOnly ? formatDate(iso) : formatDateTime(iso)}
     </time>
   );
 }

@@ -5,11 +5,14 @@
 const dateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 const fullDateTime = new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeStyle: "medium", timeZone: "UTC" });
 const time = new Intl.DateTimeFormat("en-GB", { timeStyle: "short", timeZone: "UTC" });
+const date = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeZone: "UTC" });
 
 /** "24 Nov 2026, 09:41 UTC" */
 export const formatDateTime = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
 /** "24 November 2026 at 09:41:05 UTC", for titles and timelines. */
 export const formatFullDateTime = (iso: string) => `${fullDateTime.format(new Date(iso))} UTC`;
+/** "24 Nov 2026" (the UTC day) */
+export const formatDate = (iso: string) => date.format(new Date(iso));
 /** "09:41 UTC" */
 export const formatTime = (iso: string) => `${time.format(new Date(iso))} UTC`;
 

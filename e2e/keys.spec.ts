@@ -1,4 +1,5 @@
 import { checkA11y, baseURL, createPerson, defaultWorkspaceId, expect, OWNER, screenshots, signIn, test } from "./fixtures";
+import { expectNoSideScroll } from "./layout";
 
 /**
  * API keys in the console: an admin creates a key, sees its secret once, and a program uses it
@@ -10,7 +11,7 @@ const api = (path: string, secret: string, init: RequestInit = {}) =>
   fetch(`${baseURL()}${path}`, { ...init, headers: { "x-api-key": secret, "content-type": "application/json", ...init.headers } });
 
 test("an admin creates a key, renders Hello with it, rotates it (both secrets work), revokes the new one and deletes the old", async ({ page, context }) => {
-  test.slow(); // a long journey, on a machine shared with the server, the worker and PostgreSQL
+  test.setTimeout(300_000); // a long journey, on a machine shared with the server, the worker and PostgreSQL
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const admin = await createPerson({ role: "admin" });
   await signIn(page, admin.email, admin.password);
@@ -46,6 +47,7 @@ test("an admin creates a key, renders Hello with it, rotates it (both secrets wo
   await expect(shown.getByText(`x-api-key: ${secret}`)).toBeVisible(); // the getting-started curl, key written in
   await checkA11y(page);
   await screenshots(page, "api-keys-secret");
+  await expectNoSideScroll(page);
 
   // A program uses it, as the curl does: render Hello and wait for it.
   const hello = await api("/v1/renders", secret, { method: "POST", body: JSON.stringify({ document: { html: "<h1>Hello</h1>" }, waitMs: 20_000 }) });
@@ -70,6 +72,7 @@ test("an admin creates a key, renders Hello with it, rotates it (both secrets wo
   const fresh = await rotated.getByLabel("Secret").inputValue();
   expect(fresh).not.toBe(secret);
   await screenshots(page, "api-keys-rotated");
+  await expectNoSideScroll(page);
   for (const s of [secret, fresh]) expect((await api("/v1/renders?limit=1", s)).status).toBe(200);
   await rotated.getByRole("button", { name: "Done" }).click();
   await expect(row.getByText("Rotated")).toBeVisible();
@@ -92,9 +95,11 @@ test("an admin creates a key, renders Hello with it, rotates it (both secrets wo
   await expect.poll(async () => (await api("/v1/renders?limit=1", secret)).status, { timeout: 5_000 }).toBe(401);
   await checkA11y(page);
   await screenshots(page, "api-keys");
+  await expectNoSideScroll(page);
 });
 
 test("the form says what is wrong: no scope chosen", async ({ page }) => {
+  test.slow(); // a browser on a machine shared with the server, the worker and PostgreSQL
   const owner = await createPerson({ role: "owner" });
   await signIn(page, owner.email, owner.password);
   await page.goto("/api-keys?create=1"); // the home page's link opens the dialog at once
@@ -112,6 +117,7 @@ test("the form says what is wrong: no scope chosen", async ({ page }) => {
 });
 
 test("the deploy key is marked Set by server and offers only Revoke", async ({ page }) => {
+  test.slow(); // a browser on a machine shared with the server, the worker and PostgreSQL
   expect(await defaultWorkspaceId()).toMatch(/^ws_/);
   await signIn(page, OWNER.email, OWNER.password);
   await page.goto("/api-keys");

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { systemCtx } from "../lib/auth/context";
 import { createKeyAsSystem } from "../lib/keys";
 import { baseURL, checkA11y, createPerson, expect, screenshots, signIn, test, type Person } from "./fixtures";
+import { expectNoSideScroll } from "./layout";
 
 /**
  * Renders in the console: the list follows a running render to its end without a reload, filters
@@ -26,6 +27,7 @@ async function personWithKey(role: Person["role"] = "member") {
 const slowHtml = (ms: number, text: string) => `<p>${text}</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`;
 
 test("the renders list follows a running render to its end without reloading, and filters by state and test flag", async ({ page }) => {
+  test.slow(); // renders and a browser on a machine shared with the server, the worker and PostgreSQL
   const { person, render } = await personWithKey("member");
   const failed = await render({ document: { html: "<p>one page</p>" }, format: "png", image: { page: 3 }, waitMs: 20_000 });
   expect(failed.state).toBe("failed");
@@ -46,6 +48,7 @@ test("the renders list follows a running render to its end without reloading, an
   await expect(page.getByText("Updating while renders run")).toBeHidden();
   await checkA11y(page);
   await screenshots(page, "renders");
+  await expectNoSideScroll(page);
 
   await page.getByRole("combobox", { name: "State" }).click();
   await page.getByRole("option", { name: "Failed" }).click();
@@ -72,6 +75,7 @@ test("the renders list follows a running render to its end without reloading, an
 });
 
 test("a render's page shows the request, the timeline and the file to download; a failed one its error", async ({ page }) => {
+  test.slow(); // renders and a browser on a machine shared with the server, the worker and PostgreSQL
   const { person, render } = await personWithKey("content_editor");
   const ok = await render({ document: { html: "<h1>Download me</h1>" }, waitMs: 20_000 });
   const failed = await render({ document: { html: "<p>one page</p>" }, format: "png", image: { page: 3 }, waitMs: 20_000 });
@@ -87,6 +91,7 @@ test("a render's page shows the request, the timeline and the file to download; 
   await expect(page.getByRole("button", { name: "Cancel render" })).toHaveCount(0); // it ended (and content editors cannot cancel)
   await checkA11y(page);
   await screenshots(page, "render");
+  await expectNoSideScroll(page);
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PDF" }).click()]);
   expect(download.suggestedFilename()).toBe(`${ok.id}.pdf`);
   expect(fs.readFileSync(await download.path()).subarray(0, 5).toString()).toBe("%PDF-");
@@ -104,6 +109,7 @@ test("a render's page shows the request, the timeline and the file to download; 
 });
 
 test("a member cancels a running render from its page, after confirming", async ({ page }) => {
+  test.slow(); // renders and a browser on a machine shared with the server, the worker and PostgreSQL
   const { person, render } = await personWithKey("member");
   const slow = await render({ document: { html: slowHtml(30_000, "to cancel") } });
   await signIn(page, person.email, person.password);
@@ -121,6 +127,7 @@ test("a member cancels a running render from its page, after confirming", async 
 });
 
 test("home shows the getting-started curl and the workspace's recent renders", async ({ page }) => {
+  test.slow(); // renders and a browser on a machine shared with the server, the worker and PostgreSQL
   const { person, render } = await personWithKey("admin");
   const r = await render({ document: { html: "<h1>Hello</h1>" }, waitMs: 20_000 });
   await signIn(page, person.email, person.password);
@@ -128,7 +135,7 @@ test("home shows the getting-started curl and the workspace's recent renders", a
   await expect(page.getByRole("heading", { level: 1, name: /Welcome/ })).toBeVisible();
   await expect(page.getByLabel("Render Hello (bash)")).toContainText(`curl -X POST ${baseURL()}/v1/renders`);
   await expect(page.getByLabel("Render Hello (bash)")).toContainText('x-api-key: $FOLIO_API_KEY');
-  await expect(page.getByRole("table", { name: "Recent renders" }).getByRole("link", { name: r.id })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Recent renders" }).getByRole("link", { name: r.id })).toBeVisible();
   await page.getByRole("link", { name: "Create a key" }).click();
   await expect(page.getByRole("dialog", { name: "Create an API key" })).toBeVisible();
   await page.keyboard.press("Escape");

@@ -38,12 +38,12 @@ export function KeyActions({ apiKey: k, publicUrl, rotate, revoke, remove }: Key
   };
 
   return (
-    <div className="flex flex-wrap justify-end gap-1">
+    <div className="flex justify-end gap-1">
       {canRotate && (
         <ConfirmDialog
           trigger={
-            <Button variant="ghost" size="sm" aria-label={`Rotate ${k.name}`}>
-              <RefreshCw aria-hidden="true" className="size-4" /> Rotate
+            <Button variant="ghost" size="icon" aria-label={`Rotate ${k.name}`} title="Rotate">
+              <RefreshCw aria-hidden="true" className="size-4" />
             </Button>
           }
           title={`Rotate “${k.name}”?`}
@@ -58,8 +58,8 @@ export function KeyActions({ apiKey: k, publicUrl, rotate, revoke, remove }: Key
       {active && (
         <ConfirmDialog
           trigger={
-            <Button variant="ghost" size="sm" aria-label={`Revoke ${k.name}`}>
-              <Ban aria-hidden="true" className="size-4" /> Revoke
+            <Button variant="ghost" size="icon" aria-label={`Revoke ${k.name}`} title="Revoke">
+              <Ban aria-hidden="true" className="size-4" />
             </Button>
           }
           title={`Revoke “${k.name}”?`}
@@ -76,8 +76,8 @@ export function KeyActions({ apiKey: k, publicUrl, rotate, revoke, remove }: Key
       {!k.setByServer && (
         <ConfirmDialog
           trigger={
-            <Button variant="ghost" size="sm" aria-label={`Delete ${k.name}`} className="text-danger hover:text-danger">
-              <Trash2 aria-hidden="true" className="size-4" /> Delete
+            <Button variant="ghost" size="icon" aria-label={`Delete ${k.name}`} title="Delete" className="text-danger hover:text-danger">
+              <Trash2 aria-hidden="true" className="size-4" />
             </Button>
           }
           title={`Delete “${k.name}”?`}

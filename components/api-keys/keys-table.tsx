@@ -17,7 +17,7 @@ export function KeyStatus({ apiKey: k }: { apiKey: ApiKey }) {
 function Scopes({ list }: { list: readonly string[] }) {
   if (list.length === allScopes.length) return <span>All scopes</span>;
   return (
-    <ul className="flex max-w-72 flex-wrap gap-1" aria-label={`${list.length} scopes`}>
+    <ul className="flex max-w-60 min-w-40 flex-wrap gap-1" aria-label={`${list.length} scopes`}>
       {list.map((s) => (
         <li key={s}>
           <code className="rounded bg-gray-100 px-1.5 py-0.5 font-mono text-xs text-gray-800">{s}</code>
@@ -34,7 +34,6 @@ export function KeysTable({ items, actions }: { items: readonly ApiKey[]; action
         <TRow>
           <TH>Name</TH>
           <TH>Status</TH>
-          <TH>Key</TH>
           <TH>Scopes</TH>
           <TH>Created</TH>
           <TH>Last used</TH>
@@ -47,12 +46,13 @@ export function KeysTable({ items, actions }: { items: readonly ApiKey[]; action
       <TBody>
         {items.map((k) => (
           <TRow key={k.id}>
-            <TCell className="font-medium">
-              <span className="block max-w-56 truncate" title={k.name}>
+            <TCell>
+              <span className="block max-w-48 truncate font-medium" title={k.name}>
                 {k.name}
               </span>
+              <code className="font-mono text-xs whitespace-nowrap text-gray-600">{k.prefix}…</code>
               {k.setByServer && (
-                <Badge tone="accent" className="mt-1">
+                <Badge tone="accent" className="ml-2">
                   Set by server
                 </Badge>
               )}
@@ -61,20 +61,17 @@ export function KeysTable({ items, actions }: { items: readonly ApiKey[]; action
               <KeyStatus apiKey={k} />
             </TCell>
             <TCell>
-              <code className="font-mono text-xs whitespace-nowrap">{k.prefix}…</code>
-            </TCell>
-            <TCell>
               <Scopes list={k.scopes} />
             </TCell>
             <TCell className="whitespace-nowrap">
-              <DateTime iso={k.createdAt} />
+              <DateTime iso={k.createdAt} dateOnly />
             </TCell>
             <TCell className="whitespace-nowrap">{k.lastUsedAt ? <DateTime iso={k.lastUsedAt} /> : <span className="text-gray-600">Never</span>}</TCell>
-            <TCell className="whitespace-nowrap">
+            <TCell>
               {k.rotatedAt && k.status === "active" && k.expiresAt ? (
-                <span>Old secret works until {formatTime(k.expiresAt)}</span>
+                <span className="block min-w-28">Works until {formatTime(k.expiresAt)}</span>
               ) : k.expiresAt ? (
-                <DateTime iso={k.expiresAt} />
+                <DateTime iso={k.expiresAt} dateOnly className="whitespace-nowrap" />
               ) : (
                 <span className="text-gray-600">Never</span>
               )}

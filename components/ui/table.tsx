@@ -6,7 +6,9 @@ import { cn } from "./cn";
 export function Table({ label, children, className }: { label?: string; children: ReactNode; className?: string }) {
   return (
     // why tabIndex: a scrollable region must be reachable by keyboard (axe: scrollable-region-focusable).
-    <div className={cn("overflow-x-auto rounded-lg border border-gray-200 bg-white", className)} tabIndex={0} role="region" aria-label={label}>
+    // why relative: an absolutely positioned descendant (an sr-only label in a cell) is clipped by the
+    // scroller only if the scroller is its containing block; otherwise it widens the whole page.
+    <div className={cn("relative overflow-x-auto rounded-lg border border-gray-200 bg-white", className)} tabIndex={0} role="region" aria-label={label}>
       <table className="w-full border-collapse text-left text-sm">{children}</table>
     </div>
   );
