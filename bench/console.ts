@@ -125,9 +125,10 @@ const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, M
 /** The scripts a page's HTML loads first (script src and preloaded scripts), raw and gzip bytes. */
 function firstLoadJs(html: string) {
   const srcs = new Set<string>();
-  for (const m of html.matchAll(/<script([^>]*)\ssrc="([^"]+\.js[^"]*)"/g)) {
+  for (const [tag] of html.matchAll(/<script\b[^>]*>/g)) {
+    const src = /\ssrc="([^"]+\.js[^"]*)"/.exec(tag)?.[1];
     // why: the nomodule polyfills are for browsers without modules, which the console does not serve.
-    if (!/nomodule/i.test(m[1]!)) srcs.add(m[2]!);
+    if (src && !/\snomodule\b/i.test(tag)) srcs.add(src);
   }
   for (const m of html.matchAll(/<link[^>]*rel="preload"[^>]*as="script"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+\.js)"[^>]*as="script"/g)) srcs.add((m[1] ?? m[2])!);
   let raw = 0;

@@ -98,14 +98,14 @@ export default async function RenderPage({ params }: { params: Promise<{ id: str
         }
       />
       <LiveRefresh active={running} label="Updating while the render runs" />
-      <div className="mt-2 grid gap-6 lg:grid-cols-[2fr_1fr]">
+      <div className="mt-2 grid items-start gap-6 lg:grid-cols-[2fr_1fr]">
         <div className="space-y-6">
           {render.error && (
             <section role="alert" aria-labelledby="render-error" className="rounded-lg border border-danger/40 bg-danger-soft p-5">
               <h2 id="render-error" className="flex items-center gap-2 text-base font-semibold text-danger">
                 <TriangleAlert aria-hidden="true" className="size-5" /> The render failed
               </h2>
-              <p className="mt-2 text-sm text-gray-900">{render.error.message}</p>
+              <p className="mt-2 mb-4 text-sm text-gray-900">{render.error.message}</p>
               <Facts
                 rows={[
                   ["Code", <code key="code" className="font-mono text-xs">{render.error.code}</code>],
