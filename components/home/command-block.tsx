@@ -6,7 +6,7 @@ export function CommandBlock({ command, label, copyLabel = "Copy command" }: { c
     <div className="mt-3 overflow-hidden rounded-md border border-gray-800 bg-gray-900">
       <div className="flex items-center justify-between gap-2 border-b border-gray-700 px-3 py-1.5">
         <span className="text-xs font-medium text-gray-300">{label}</span>
-        <CopyButton text={command} label={copyLabel} variant="ghost" className="text-gray-100 hover:bg-gray-700 hover:text-white" />
+        <CopyButton text={command} label={copyLabel} variant="secondary" />
       </div>
       <pre tabIndex={0} aria-label={label} className="overflow-x-auto p-3 font-mono text-xs leading-relaxed text-gray-100">
         {command}
