@@ -28,6 +28,8 @@ export type AppErrorOptions = {
   retryable?: boolean;
   renderId?: string;
   headers?: Record<string, string>;
+  /** A conflict's view of the resource as it is now (a stale draft: its revision and who saved it), so a client can say what happened. */
+  current?: Record<string, unknown>;
 };
 
 /** The one error type of Folio. Domain code throws it; lib/http turns it into the envelope. */
@@ -38,6 +40,7 @@ export class AppError extends Error {
   readonly details?: ErrorDetail[];
   readonly renderId?: string;
   readonly headers?: Record<string, string>;
+  readonly current?: Record<string, unknown>;
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message);
@@ -48,6 +51,7 @@ export class AppError extends Error {
     this.details = options.details;
     this.renderId = options.renderId;
     this.headers = options.headers;
+    this.current = options.current;
   }
 }
 

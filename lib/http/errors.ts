@@ -3,7 +3,7 @@ import { ZodError } from "zod";
 import { AppError, fromZodError, type ErrorDetail } from "../errors";
 
 type Envelope = {
-  error: { code: string; message: string; retryable: boolean; details?: ErrorDetail[]; renderId?: string };
+  error: { code: string; message: string; retryable: boolean; details?: ErrorDetail[]; renderId?: string; current?: Record<string, unknown> };
 };
 
 /**
@@ -21,5 +21,6 @@ export function toErrorResponse(err: unknown, requestId: string, logger: Logger)
   const body: Envelope = { error: { code: e.code, message: e.message, retryable: e.retryable } };
   if (e.details?.length) body.error.details = e.details;
   if (e.renderId) body.error.renderId = e.renderId;
+  if (e.current) body.error.current = e.current;
   return Response.json(body, { status: e.status, headers: { ...e.headers, "x-request-id": requestId } });
 }

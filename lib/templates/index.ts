@@ -10,7 +10,7 @@ import { db, withTx } from "../db/client";
 import { newId } from "../db/ids";
 import type { TemplateRevisionRow, TemplateRow, TemplateVersionRow } from "../db/schema";
 import { AppError, conflict, fromZodError, notFound } from "../errors";
-import { decodeCursor, decodeNumberCursor, toNumberPage, toPage, type OrderedPageQuery, type Page, type PageQuery } from "../paging";
+import { decodeCursor, decodeNumberCursor, PageQuery, toNumberPage, toPage, type OrderedPageQuery, type Page } from "../paging";
 import * as repo from "./repository";
 import { ComponentContent } from "./schema";
 
@@ -31,6 +31,10 @@ export const UpdateTemplateInput = z
   .refine((b) => b.name !== undefined || b.description !== undefined, "send name, description or both");
 export type UpdateTemplateInput = z.infer<typeof UpdateTemplateInput>;
 
+/** GET /v1/templates: paging plus `q`, a case-insensitive part of the name. */
+export const ListTemplatesQuery = PageQuery.extend({ q: z.string().min(1).max(120).optional() });
+export type ListTemplatesQuery = z.infer<typeof ListTemplatesQuery>;
+
 export const SaveDraftInput = z.strictObject({ content: z.unknown(), expectedRevision: z.number().int().min(1) });
 export const PublishInput = z.strictObject({ expectedRevision: z.number().int().min(1) });
 export const DeleteTemplatesInput = z.strictObject({ ids: z.array(z.string().min(1).max(128)).min(1).max(100) });
@@ -44,7 +48,14 @@ export type Template = {
   createdAt: string;
   updatedAt: string;
   draft?: Record<string, unknown>;
+  /** When the current draft revision was saved, and by whom. */
+  lastEditedAt?: string;
+  lastEditedBy?: Editor;
+  /** The newest published version's number; absent until the first publish. */
+  publishedVersion?: number;
 };
+/** Who saved a revision: a person (name when set, email), an API key (its name), or the system (the CLI, a job). */
+export type Editor = { type: "user" | "apiKey" | "system"; id: string; name?: string; email?: string };
 export type Draft = { templateId: string; draftRevision: number; content: Record<string, unknown>; updatedAt: string };
 export type Revision = {
   id: string;
@@ -77,6 +88,27 @@ function toTemplate(t: TemplateRow, withDraft: boolean): Template {
   };
   if (withDraft) out.draft = t.draft;
   return out;
+}
+
+function toEditor(e: repo.EditRecord): Editor {
+  const out: Editor = { type: e.actorType, id: e.actorId };
+  if (e.actorType === "user") {
+    if (e.userName) out.name = e.userName;
+    if (e.userEmail) out.email = e.userEmail;
+  } else if (e.actorType === "apiKey" && e.keyName) out.name = e.keyName;
+  return out;
+}
+
+/** Adds who last saved each draft and the newest version number (one statement for the whole page). */
+async function withEdits(ctx: Ctx, items: Template[]): Promise<Template[]> {
+  const edits = new Map((await repo.editRecords(db(), ctx.workspaceId, items.map((t) => t.id))).map((e) => [e.templateId, e]));
+  return items.map((t) => {
+    const e = edits.get(t.id);
+    if (!e) return t;
+    const out: Template = { ...t, lastEditedAt: e.editedAt.toISOString(), lastEditedBy: toEditor(e) };
+    if (e.publishedVersion !== null) out.publishedVersion = e.publishedVersion;
+    return out;
+  });
 }
 
 const toDraft = (t: TemplateRow): Draft => ({ templateId: t.id, draftRevision: t.draftRevision, content: t.draft, updatedAt: t.updatedAt.toISOString() });
@@ -130,7 +162,7 @@ export async function createTemplate(ctx: Ctx, input: CreateTemplateInput): Prom
   // why: workspace folders arrive with their own issue; until then no id can name one.
   if (input.folderId !== undefined) throw notFound("folder", input.folderId);
   const content = parseContent(input.content);
-  return withTx(async (tx) => {
+  const created = await withTx(async (tx) => {
     const t = await repo.insertTemplate(tx, {
       id: newId("tpl"),
       workspaceId: ctx.workspaceId,
@@ -144,27 +176,32 @@ export async function createTemplate(ctx: Ctx, input: CreateTemplateInput): Prom
     await recordAudit(tx, ctx, "template.create", { type: "template", id: t.id }, { name: t.name });
     return toTemplate(t, true);
   });
+  return (await withEdits(ctx, [created]))[0]!;
 }
 
 export async function getTemplate(ctx: Ctx, id: string): Promise<Template> {
   requireScope(ctx, "template:read");
-  return toTemplate(await templateRow(ctx, id), true);
+  const [t] = await withEdits(ctx, [toTemplate(await templateRow(ctx, id), true)]);
+  return t!;
 }
 
-export async function listTemplates(ctx: Ctx, query: PageQuery): Promise<Page<Template>> {
+/** A page of the workspace's templates, newest first, optionally those whose name contains `q` (any letter case). */
+export async function listTemplates(ctx: Ctx, query: ListTemplatesQuery): Promise<Page<Template>> {
   requireScope(ctx, "template:read");
-  const rows = await repo.listTemplates(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor));
-  return toPage(rows, query.limit, (t) => toTemplate(t, false));
+  const rows = await repo.listTemplates(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor), query.q);
+  const page = toPage(rows, query.limit, (t) => toTemplate(t, false));
+  return { ...page, items: await withEdits(ctx, page.items) };
 }
 
 export async function updateTemplate(ctx: Ctx, id: string, input: UpdateTemplateInput): Promise<Template> {
   requireScope(ctx, "template:write");
-  return withTx(async (tx) => {
+  const updated = await withTx(async (tx) => {
     const t = await repo.updateTemplate(tx, ctx.workspaceId, id, input);
     if (!t) throw notFound("template", id);
     await recordAudit(tx, ctx, "template.update", { type: "template", id }, input);
     return toTemplate(t, true);
   });
+  return (await withEdits(ctx, [updated]))[0]!;
 }
 
 /** Deletes up to 100 templates at once, all or none: an unknown id answers 404 and deletes nothing. */
@@ -201,10 +238,30 @@ export async function saveDraft(ctx: Ctx, id: string, input: { content: unknown;
   });
 }
 
+/**
+ * 409 for a stale expectedRevision, saying who saved the current revision and when (message and
+ * `current`), so the console can offer to reload or to overwrite on that revision.
+ */
 async function staleOrMissing(ctx: Ctx, id: string, expected: number): Promise<AppError> {
   const now = await repo.findTemplate(db(), ctx.workspaceId, id);
   if (!now) return notFound("template", id);
-  return conflict(`The draft is at revision ${now.draftRevision}, not ${expected}; reload it and apply your change again`);
+  const [edit] = await repo.editRecords(db(), ctx.workspaceId, [id]);
+  const current: Record<string, unknown> = { draftRevision: now.draftRevision, updatedAt: now.updatedAt.toISOString() };
+  let by = "";
+  if (edit) {
+    const editor = toEditor(edit);
+    current.savedAt = edit.editedAt.toISOString();
+    current.savedBy = editor;
+    by = ` (saved by ${describeEditor(editor)} at ${current.savedAt as string})`;
+  }
+  return conflict(`The draft is at revision ${now.draftRevision}${by}, not ${expected}; reload it and apply your change again`, { current });
+}
+
+/** An editor as a person reads it: "Ann Lee <ann@example.com>", "API key deploy", "system (cli)". */
+export function describeEditor(e: Editor): string {
+  if (e.type === "user") return e.name && e.email ? `${e.name} <${e.email}>` : (e.email ?? e.name ?? e.id);
+  if (e.type === "apiKey") return `API key ${e.name ?? e.id}`;
+  return `system (${e.id})`;
 }
 
 export async function listRevisions(ctx: Ctx, id: string, query: OrderedPageQuery): Promise<Page<Revision>> {

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, lt, max, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, lt, max, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
-import { templateRevisions, templates, templateVersions, type TemplateRow } from "../db/schema";
+import { apiKeys, templateRevisions, templates, templateVersions, users, type TemplateRow } from "../db/schema";
 import type { Cursor } from "../paging";
 
 export async function insertTemplate(ex: Executor, row: typeof templates.$inferInsert): Promise<TemplateRow> {
@@ -15,11 +15,20 @@ export async function findTemplate(ex: Executor, workspaceId: string, id: string
   return t;
 }
 
-export function listTemplates(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor) {
+/** `%` and `_` in a search are literal characters, not LIKE wildcards. */
+const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function listTemplates(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor, nameContains?: string) {
   return ex
     .select()
     .from(templates)
-    .where(and(eq(templates.workspaceId, workspaceId), olderThan(templates.createdAt, templates.id, cursor)))
+    .where(
+      and(
+        eq(templates.workspaceId, workspaceId),
+        nameContains === undefined ? undefined : ilike(templates.name, likeContains(nameContains)),
+        olderThan(templates.createdAt, templates.id, cursor),
+      ),
+    )
     .orderBy(desc(templates.createdAt), desc(templates.id))
     .limit(limit + 1);
 }
@@ -118,4 +127,43 @@ export function findTemplateNames(ex: Executor, workspaceId: string, ids: string
 /** Template rows written as they are, many in one statement: for seeding (the console bench). */
 export async function insertTemplateRows(ex: Executor, rows: (typeof templates.$inferInsert)[]) {
   if (rows.length) await ex.insert(templates).values(rows);
+}
+
+/** Who saved a template's current draft revision and when, and its newest published version number. */
+export type EditRecord = {
+  templateId: string;
+  editedAt: Date;
+  actorType: "user" | "apiKey" | "system";
+  actorId: string;
+  userName: string | null;
+  userEmail: string | null;
+  keyName: string | null;
+  publishedVersion: number | null;
+};
+
+/**
+ * The edit records of templates of one workspace, in one statement: the revision row of each
+ * current draft (unique on template and revision), the person or key it names, and the highest
+ * version (unique on template and version, so max reads one index entry).
+ */
+export async function editRecords(ex: Executor, workspaceId: string, templateIds: string[]): Promise<EditRecord[]> {
+  if (templateIds.length === 0) return [];
+  return ex
+    .select({
+      templateId: templateRevisions.templateId,
+      editedAt: templateRevisions.createdAt,
+      actorType: templateRevisions.actorType,
+      actorId: templateRevisions.actorId,
+      userName: users.name,
+      userEmail: users.email,
+      keyName: apiKeys.name,
+      publishedVersion: sql<number | null>`(select max(${templateVersions.version}) from ${templateVersions} where ${templateVersions.templateId} = ${templates.id})`.mapWith(
+        (v: unknown) => (v === null ? null : Number(v)),
+      ),
+    })
+    .from(templates)
+    .innerJoin(templateRevisions, and(eq(templateRevisions.templateId, templates.id), eq(templateRevisions.revision, templates.draftRevision)))
+    .leftJoin(users, and(eq(templateRevisions.actorType, "user"), eq(users.id, templateRevisions.actorId)))
+    .leftJoin(apiKeys, and(eq(templateRevisions.actorType, "apiKey"), eq(apiKeys.id, templateRevisions.actorId), eq(apiKeys.workspaceId, workspaceId)))
+    .where(and(eq(templates.workspaceId, workspaceId), inArray(templates.id, templateIds)));
 }

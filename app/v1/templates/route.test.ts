@@ -16,6 +16,9 @@ type Template = {
   createdAt: string;
   updatedAt: string;
   draft?: Record<string, unknown>;
+  lastEditedAt?: string;
+  lastEditedBy?: { type: string; id: string; name?: string; email?: string };
+  publishedVersion?: number;
 };
 type AuditEvent = { action: string; actor: { type: string; id: string }; targetType: string; targetId: string; details: Record<string, unknown> };
 type Detail = { path?: string; message: string };
@@ -60,6 +63,8 @@ describe("POST /v1/templates", () => {
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
       draft: c,
+      lastEditedAt: res.body.createdAt,
+      lastEditedBy: { type: "apiKey", id: w.keyId, name: "test key" },
     });
     expect(Math.abs(Date.parse(res.body.createdAt) - Date.now())).toBeLessThan(60_000);
 
@@ -191,6 +196,69 @@ describe("GET /v1/templates", () => {
       const e = expectError(await api(`/v1/templates?${q}`, { key: w.key }), 400, "BAD_REQUEST");
       expect(paths(e), q).toContain(path);
     }
+  });
+
+  it("searches names with q: any letter case, a part of the name, % and _ taken literally, paged with the same q", async () => {
+    const w = await createTestWorkspace();
+    for (const name of ["Invoice DE", "Delivery note", "Monthly INVOICE", "Receipt", "100% invoice_x", "1000 invoicex"]) await create(w.key, { name });
+    const names = async (query: string) => {
+      const res = await api<{ items: Template[]; nextCursor?: string }>(`/v1/templates?${query}`, { key: w.key });
+      expect(res.status, res.text).toBe(200);
+      return res.body;
+    };
+    expect((await names("q=invoice")).items.map((t) => t.name)).toEqual(["1000 invoicex", "100% invoice_x", "Monthly INVOICE", "Invoice DE"]);
+    expect((await names("q=NOTE")).items.map((t) => t.name)).toEqual(["Delivery note"]);
+    expect((await names(`q=${encodeURIComponent("0%")}`)).items.map((t) => t.name)).toEqual(["100% invoice_x"]);
+    expect((await names(`q=${encodeURIComponent("invoice_")}`)).items.map((t) => t.name)).toEqual(["100% invoice_x"]);
+    expect((await names("q=nothing")).items).toEqual([]);
+
+    const first = await names("q=invoice&limit=3");
+    expect(first.items).toHaveLength(3);
+    const second = await names(`q=invoice&limit=3&cursor=${encodeURIComponent(first.nextCursor!)}`);
+    expect(second.items.map((t) => t.name)).toEqual(["Invoice DE"]);
+    expect(second.nextCursor).toBeUndefined();
+
+    for (const q of ["q=", `q=${"x".repeat(121)}`]) {
+      const e = expectError(await api(`/v1/templates?${q}`, { key: w.key }), 400, "BAD_REQUEST");
+      expect(paths(e)).toContain("query.q");
+    }
+  });
+
+  it("tells who last saved each draft and when, and the newest published version", async () => {
+    const w = await createTestWorkspace();
+    const t = await create(w.key, { name: "Edited" });
+    const person = await w.signIn("member");
+    const listed = async () => {
+      const res = await api<{ items: Template[] }>("/v1/templates", { key: w.key });
+      expect(res.status, res.text).toBe(200);
+      return res.body.items[0]!;
+    };
+    const byKey = await listed();
+    expect(byKey).toMatchObject({ id: t.id, lastEditedAt: t.createdAt, lastEditedBy: { type: "apiKey", id: w.keyId, name: "test key" } });
+    expect(byKey).not.toHaveProperty("publishedVersion");
+
+    // The console saves with the person's session: the list names the person.
+    const saved = await api(`/v1/templates/${t.id}/draft`, { method: "PUT", cookie: person.cookie, body: { content: content("second"), expectedRevision: 1 } });
+    expect(saved.status, saved.text).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await api(`/v1/templates/${t.id}/versions`, { key: w.key, body: { expectedRevision: 2 } })).status).toBe(201);
+    const byPerson = await listed();
+    expect(byPerson).toMatchObject({ lastEditedBy: { type: "user", id: person.userId, email: person.email }, publishedVersion: 2 });
+    expect(Date.parse(byPerson.lastEditedAt!)).toBeGreaterThanOrEqual(Date.parse(t.createdAt));
+    const read = await api<Template>(`/v1/templates/${t.id}`, { key: w.key });
+    expect(read.body).toMatchObject({ lastEditedAt: byPerson.lastEditedAt, lastEditedBy: byPerson.lastEditedBy, publishedVersion: 2 });
+
+    // A rename is no edit of the draft.
+    expect((await api(`/v1/templates/${t.id}`, { method: "PATCH", key: w.key, body: { name: "Renamed" } })).status).toBe(200);
+    expect(await listed()).toMatchObject({ name: "Renamed", lastEditedAt: byPerson.lastEditedAt, lastEditedBy: byPerson.lastEditedBy });
+  });
+
+  it("answers the console's session as it answers a key", async () => {
+    const w = await createTestWorkspace();
+    const t = await create(w.key, { name: "Seen by people" });
+    const person = await w.signIn("content_editor");
+    const res = await api<{ items: Template[] }>("/v1/templates?q=people", { cookie: person.cookie });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.items.map((i) => i.id)).toEqual([t.id]);
   });
 
   describe("security", () => {
@@ -459,7 +527,7 @@ describe("another workspace's template", () => {
       expectError(res, 404, "NOT_FOUND");
     }
     const after = await api<Template>(`/v1/templates/${id}`, { key: other.key });
-    expect(after.body).toEqual(theirs);
+    expect(after.body).toEqual({ ...theirs, publishedVersion: 1 });
     expect((await api<{ items: unknown[] }>(`/v1/templates/${id}/versions`, { key: other.key })).body.items).toHaveLength(1);
     expect((await api<{ items: unknown[] }>(`/v1/templates/${id}/revisions`, { key: other.key })).body.items).toHaveLength(1);
     expect(await auditEvents(w)).toEqual([]);

@@ -1,9 +1,8 @@
 import { apiRoute, Reply } from "@/lib/http";
-import { PageQuery } from "@/lib/paging";
 import * as templates from "@/lib/templates";
 
-export const POST = apiRoute({ scope: "template:write", body: templates.CreateTemplateInput }, async ({ ctx, body }) =>
+export const POST = apiRoute({ auth: "apiKeyOrSession", scope: "template:write", body: templates.CreateTemplateInput }, async ({ ctx, body }) =>
   new Reply(201, await templates.createTemplate(ctx, body)),
 );
 
-export const GET = apiRoute({ scope: "template:read", query: PageQuery }, ({ ctx, query }) => templates.listTemplates(ctx, query));
+export const GET = apiRoute({ auth: "apiKeyOrSession", scope: "template:read", query: templates.ListTemplatesQuery }, ({ ctx, query }) => templates.listTemplates(ctx, query));

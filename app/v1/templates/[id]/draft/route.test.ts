@@ -69,6 +69,47 @@ describe("GET and PUT /v1/templates/{id}/draft", () => {
     expect(third.body.draftRevision).toBe(3);
   });
 
+  it("a stale save's 409 says who saved the current revision and when, so the console can reload or overwrite", async () => {
+    const w = await createTestWorkspace();
+    const t = await create(w);
+    const [ann, bob] = await Promise.all([w.signIn("member"), w.signIn("admin")]);
+    const first = await api<Draft>(`/v1/templates/${t.id}/draft`, { method: "PUT", cookie: ann.cookie, body: { content: content("ann"), expectedRevision: 1 } });
+    expect(first.status, first.text).toBe(200);
+
+    const res = await api(`/v1/templates/${t.id}/draft`, { method: "PUT", cookie: bob.cookie, body: { content: content("bob"), expectedRevision: 1 } });
+    const e = expectError(res, 409, "CONFLICT") as ReturnType<typeof expectError> & { current?: Record<string, unknown> };
+    expect(e.current).toEqual({
+      draftRevision: 2,
+      updatedAt: first.body.updatedAt,
+      savedAt: expect.stringMatching(ISO),
+      savedBy: { type: "user", id: ann.userId, email: ann.email },
+    });
+    expect(e.message).toContain(ann.email);
+    expect(e.message).toContain("revision 2");
+
+    // Overwrite: save again on the revision the conflict named.
+    const over = await api<Draft>(`/v1/templates/${t.id}/draft`, { method: "PUT", cookie: bob.cookie, body: { content: content("bob"), expectedRevision: 2 } });
+    expect(over.status, over.text).toBe(200);
+    expect(over.body).toMatchObject({ draftRevision: 3, content: content("bob") });
+
+    // A key's save names the key.
+    const byKey = expectError(await put(w, t.id, { content: content("late"), expectedRevision: 2 }), 409, "CONFLICT") as { current?: Record<string, unknown> };
+    expect(byKey.current).toMatchObject({ draftRevision: 3, savedBy: { type: "user", id: bob.userId } });
+    expect((await put(w, t.id, { content: content("key"), expectedRevision: 3 })).status).toBe(200);
+    const e2 = expectError(await api(`/v1/templates/${t.id}/draft`, { method: "PUT", cookie: ann.cookie, body: { content: content("x"), expectedRevision: 3 } }), 409, "CONFLICT");
+    expect((e2 as { current?: Record<string, unknown> }).current).toMatchObject({ draftRevision: 4, savedBy: { type: "apiKey", id: w.keyId, name: "test key" } });
+  });
+
+  it("a content editor's session reads the draft but cannot save it", async () => {
+    const w = await createTestWorkspace();
+    const t = await create(w);
+    const editor = await w.signIn("content_editor");
+    expect((await api(`/v1/templates/${t.id}/draft`, { cookie: editor.cookie })).status).toBe(200);
+    const e = expectError(await api(`/v1/templates/${t.id}/draft`, { method: "PUT", cookie: editor.cookie, body: { content: content("no"), expectedRevision: 1 } }), 403, "FORBIDDEN");
+    expect(e.message).toContain("template:write");
+    expect((await getDraft(w, t.id)).body.draftRevision).toBe(1);
+  });
+
   it("answers 409 CONFLICT for a stale or future revision and keeps the draft", async () => {
     const w = await createTestWorkspace();
     const t = await create(w);

@@ -113,6 +113,59 @@ describe("POST /v1/templates/{id}/preview", () => {
     expect((list.body.items as { source: string }[]).map((r) => r.source)).toEqual(["preview", "preview"]);
   });
 
+  it("shows the draft page by page: png of image.page, x-page-count with the document's pages", async () => {
+    const w = await createTestWorkspace();
+    const twoPages = {
+      composition: {
+        root: {
+          type: "container",
+          children: [
+            { type: "text", text: { parts: ["Page one for ", { path: ["customer"] }] }, style: { fontSize: 40 } },
+            { type: "text", text: "Page two", style: { fontSize: 40, breakBefore: "page" } },
+          ],
+        },
+      },
+    };
+    const made = await api("/v1/templates", { key: w.key, body: { name: "Two pages", content: twoPages } });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.id as string;
+    const [pdf, one, two, half] = await Promise.all([
+      preview(w.key, id, { data: DATA }),
+      preview(w.key, id, { data: DATA, format: "png" }),
+      preview(w.key, id, { data: DATA, format: "png", image: { page: 2 } }),
+      preview(w.key, id, { data: DATA, format: "png", image: { page: 1, scale: 0.5 } }),
+    ]);
+    for (const r of [pdf, one, two, half]) {
+      expect(r.status, r.text.slice(0, 300)).toBe(200);
+      expect(r.headers.get("x-page-count")).toBe("2");
+    }
+    expect(imageSize(two.bytes)).toEqual({ type: "png", width: 794, height: 1123 });
+    expect(Buffer.from(two.bytes).equals(Buffer.from(one.bytes))).toBe(false);
+    expect(imageSize(half.bytes)).toEqual({ type: "png", width: 397, height: 561 });
+    // The image render's record tells the document's pages too.
+    const render = await api(`/v1/renders/${two.headers.get("x-render-id")}`, { key: w.key });
+    expect(render.body).toMatchObject({ format: "png", result: { pageCount: 2 } });
+
+    const missing = await preview(w.key, id, { data: DATA, format: "png", image: { page: 3 } });
+    const e = expectError(missing, 422, "RENDER_FAILED");
+    expect(e.message).toContain("image_page_missing");
+    for (const body of [{ format: "pdf", image: { page: 1 } }, { format: "html", image: { page: 1 } }, { format: "png", image: { page: 0 } }, { format: "png", image: { scale: 5 } }]) {
+      const bad = expectError(await preview(w.key, id, { data: DATA, ...body }), 400, "BAD_REQUEST");
+      expect(((bad.details ?? []) as Detail[]).map((d) => d.path)[0], JSON.stringify(body)).toMatch(/^image/);
+    }
+  });
+
+  it("answers the console's session from the console's origin, and refuses it from another site", async () => {
+    const w = await createTestWorkspace();
+    const id = await createTemplate(w);
+    const person = await w.signIn("content_editor");
+    const ok = await api(`/v1/templates/${id}/preview`, { cookie: person.cookie, body: { data: DATA, format: "png" } });
+    expect(ok.status, ok.text.slice(0, 300)).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("image/png");
+    expect(ok.headers.get("x-page-count")).toBe("1");
+    expectError(await api(`/v1/templates/${id}/preview`, { cookie: person.cookie, origin: "https://evil.example", body: { data: DATA, format: "png" } }), 403, "FORBIDDEN");
+  });
+
   it("refuses xlsx, unknown fields and missing values with 400", async () => {
     const w = await createTestWorkspace();
     const id = await createTemplate(w);

@@ -3,6 +3,6 @@ import { answerResponse } from "@/lib/http/file-response";
 import { previewTemplate, PreviewInput } from "@/lib/templates/reports";
 
 // spec: Limits > Request bodies: POST /v1/templates/{id}/preview takes up to 30 MiB.
-export const POST = apiRoute({ scope: "render:create", body: PreviewInput, bodyLimit: 30 * MiB }, async ({ ctx, params, body }) =>
+export const POST = apiRoute({ auth: "apiKeyOrSession", scope: "render:create", body: PreviewInput, bodyLimit: 30 * MiB }, async ({ ctx, params, body }) =>
   answerResponse(await previewTemplate(ctx, params.id!, body)),
 );
