@@ -24,8 +24,11 @@ export function fileResponse(f: FileDownload): Response {
  * A file a render answered with directly (Reports API, previews). HTML output is served sandboxed:
  * it is built from template data, and a browser opening it must not run anything in our origin.
  */
-export function answerResponse(a: { kind: "file"; file: FileDownload; renderId: string } | { kind: "html"; html: string }): Response {
-  if (a.kind === "file") return new Response(webBody(a.file.body), { status: 200, headers: { ...fileHeaders(a.file), "x-render-id": a.renderId } });
+export function answerResponse(a: { kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }): Response {
+  if (a.kind === "file") {
+    const headers = { ...fileHeaders(a.file), "x-render-id": a.renderId, "x-page-count": String(a.pageCount) };
+    return new Response(webBody(a.file.body), { status: 200, headers });
+  }
   return new Response(a.html, {
     status: 200,
     headers: {

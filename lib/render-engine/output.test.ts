@@ -294,11 +294,11 @@ describe("test renders", () => {
 describe("images", () => {
   const twoPages = pages('<p style="font-size:40px">image page one</p>', '<p style="font-size:40px">image page two</p>');
 
-  it("png of page 1 at scale 1 by default: A4 at 96 dpi", async () => {
+  it("png of page 1 at scale 1 by default: A4 at 96 dpi; pageCount is the document's", async () => {
     const w = await createTestWorkspace();
     const { render, bytes, headers } = await renderFile(w.key, { document: { html: twoPages }, format: "png" });
     expect(render.format).toBe("png");
-    expect(render.result!.pageCount).toBe(1);
+    expect(render.result!.pageCount).toBe(2);
     expect(headers.get("content-type")).toBe("image/png");
     expect(imageSize(bytes)).toEqual({ type: "png", width: 794, height: 1123 });
   });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { degrees, PDFDocument, rgb, StandardFonts } from "pdf-lib";
+import { ppmToPng } from "./png";
 
 /**
  * Pages of a PDF as Chromium writes it: one `/Type /Page` dictionary per page (the page tree
@@ -56,15 +57,16 @@ export async function postProcessPdf(pdf: Uint8Array, opts: { watermark: boolean
 }
 
 /**
- * Rasterises the first page of a PDF with poppler's pdftoppm to exactly width x height pixels.
+ * Rasterises one page of a PDF (from 1) with poppler's pdftoppm to exactly width x height pixels.
  * why exact: Chromium's page boxes are a fraction of a point larger than asked, which a DPI would
  * turn into an extra pixel or more, past the checked limits.
  */
-export function rasterize(pdf: Uint8Array, format: "png" | "jpeg", size: { width: number; height: number }, signal: AbortSignal): Promise<Buffer> {
+export function rasterize(pdf: Uint8Array, format: "png" | "jpeg", size: { width: number; height: number }, signal: AbortSignal, page = 1): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // PDF on stdin ("-"), and no output root, so the image comes back on stdout.
-    const args = [`-${format}`, "-scale-to-x", String(size.width), "-scale-to-y", String(size.height), "-singlefile", "-f", "1", "-l", "1"];
-    if (format === "jpeg") args.push("-jpegopt", "quality=90");
+    // PNG: pdftoppm writes a PPM (its default), which ppmToPng encodes (see there why).
+    const args = ["-scale-to-x", String(size.width), "-scale-to-y", String(size.height), "-singlefile", "-f", String(page), "-l", String(page)];
+    if (format === "jpeg") args.unshift("-jpeg", "-jpegopt", "quality=90");
     args.push("-");
     const child = spawn("pdftoppm", args, { stdio: ["pipe", "pipe", "pipe"], signal });
     const out: Buffer[] = [];
@@ -74,7 +76,7 @@ export function rasterize(pdf: Uint8Array, format: "png" | "jpeg", size: { width
     child.on("error", reject);
     child.on("close", (code) => {
       const image = Buffer.concat(out);
-      if (code === 0 && image.length > 0) resolve(image);
+      if (code === 0 && image.length > 0) resolve(format === "png" ? ppmToPng(image) : image);
       else reject(new Error(`pdftoppm exited ${code} with ${image.length} bytes: ${err.slice(0, 500)}`));
     });
     child.stdin.on("error", () => {}); // pdftoppm may exit before reading everything

@@ -19,6 +19,7 @@ export type RenderJob = {
   test: boolean;
 };
 
+/** The file, and the pages of the document (for an image: of the document it shows one page of). */
 export type RenderOutput = { bytes: Uint8Array; pageCount: number };
 
 const CSS_PX_PER_MM = 96 / 25.4;
@@ -168,8 +169,10 @@ async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
     displayHeaderFooter,
     headerTemplate: displayHeaderFooter ? marginTemplate(job.header, s) : undefined,
     footerTemplate: displayHeaderFooter ? marginTemplate(job.footer, s) : undefined,
-    // why: an image needs only its page; a PDF is cut one page past the limit, which is enough to tell it is over.
-    pageRanges: job.image ? String(job.image.page) : (job.pageRanges ?? `1-${maxPages + 1}`),
+    // why: a PDF is cut one page past the limit, which is enough to tell it is over. An image is
+    // printed whole too (layout is of the whole document either way), so its render knows the
+    // document's page count: a client showing pages as images learns how many there are.
+    pageRanges: job.pageRanges ?? `1-${maxPages + 1}`,
     generateTaggedPDF: s.tagged,
     generateDocumentOutline: s.outline,
     preferCSSPageSize: false,
@@ -207,8 +210,8 @@ async function setLocale(slot: Slot, c: SlotCdp, locale: string) {
 
 async function finish(pdf: Uint8Array, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
   const cfg = config();
-  let pageCount = countPdfPages(pdf);
-  if (!job.image && pageCount > cfg.RENDER_MAX_PAGES) {
+  const pageCount = countPdfPages(pdf);
+  if (pageCount > cfg.RENDER_MAX_PAGES) {
     throw new RenderFailure("LIMIT_EXCEEDED", "max_pages", `The document has more than ${cfg.RENDER_MAX_PAGES} pages`);
   }
   const s = job.settings;
@@ -222,8 +225,8 @@ async function finish(pdf: Uint8Array, job: RenderJob, signal: AbortSignal): Pro
     }
   }
   if (job.image) {
-    bytes = await rasterize(bytes, job.format === "jpeg" ? "jpeg" : "png", imagePixels(s, job.image.scale), signal);
-    pageCount = 1;
+    if (job.image.page > pageCount) throw new RenderFailure("RENDER_FAILED", "image_page_missing", `The document has no page ${job.image.page}; it has ${pageCount}`);
+    bytes = await rasterize(bytes, job.format === "jpeg" ? "jpeg" : "png", imagePixels(s, job.image.scale), signal, job.image.page);
   }
   if (bytes.byteLength > cfg.RENDER_MAX_OUTPUT_BYTES) {
     throw new RenderFailure("LIMIT_EXCEEDED", "max_output_bytes", `The output is ${bytes.byteLength} bytes; the limit is ${cfg.RENDER_MAX_OUTPUT_BYTES}`);

@@ -40,6 +40,12 @@ export const PreviewSource = z.strictObject({
 /** The four sources of POST /v1/renders; exactly one is sent. */
 export const renderSourceFields = ["document", "templateVersionId", "preview", "nodeDocument"] as const;
 
+/** Which page an image shows (from 1) and at what scale (1 is 96 pixels per inch). */
+export const ImageOptions = z.strictObject({
+  page: z.number().int().min(1).max(10_000).default(1),
+  scale: z.number().min(0.5).max(4).default(1),
+});
+
 export const CreateRenderInput = z
   .strictObject({
     document: CallerDocument.optional(),
@@ -48,12 +54,7 @@ export const CreateRenderInput = z
     preview: PreviewSource.optional(),
     nodeDocument: NodeDocument.optional(),
     format: z.enum(renderFormats).default("pdf"),
-    image: z
-      .strictObject({
-        page: z.number().int().min(1).max(10_000).default(1),
-        scale: z.number().min(0.5).max(4).default(1),
-      })
-      .optional(),
+    image: ImageOptions.optional(),
     pageRanges: PageRanges.optional(),
     waitMs: z.number().int().min(0).max(60_000).default(0),
     test: z.boolean().default(false),

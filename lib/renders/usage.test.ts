@@ -28,6 +28,15 @@ async function cancelledRender(w: TestWorkspace): Promise<Ended> {
 }
 
 describe("usage counting", () => {
+  it("counts an image as one page, though its pageCount is the document's", async () => {
+    const w = await createTestWorkspace();
+    const png = await createRender(w.key, { document: { html: threePages }, format: "png", image: { page: 2 }, waitMs: 20_000 });
+    expect(png.status, png.text).toBe(200);
+    expect(png.body.result.pageCount).toBe(3);
+    const [row] = await usageRows(w.id);
+    expect(row).toMatchObject({ rendersSucceeded: 1, pages: 1, outputBytes: png.body.result.outputBytes });
+  });
+
   it("counts every ended render once, on the UTC day it finished", async () => {
     const w = await createTestWorkspace();
     expect(await usageRows(w.id)).toEqual([]);

@@ -13,6 +13,7 @@ import { fileStore } from "../files/store";
 import { requestHash } from "../idempotency";
 import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
 import { JsonObject as Data, Locale } from "../renders/page-settings";
+import { ImageOptions } from "../renders/schemas";
 import { prepareDocument, fromDraft, type PreparedSource } from "./prepare";
 import * as repo from "./repository";
 import { ComponentContent } from "./schema";
@@ -26,14 +27,21 @@ export const ReportRenderInput = z.strictObject({
 });
 export type ReportRenderInput = z.infer<typeof ReportRenderInput>;
 
-export const PreviewInput = z.strictObject({
-  data: Data.optional(),
-  locale: Locale.optional(),
-  format: z.enum(["pdf", "png", "html", "xlsx"]).default("pdf"),
-});
+export const PreviewInput = z
+  .strictObject({
+    data: Data.optional(),
+    locale: Locale.optional(),
+    format: z.enum(["pdf", "png", "html", "xlsx"]).default("pdf"),
+    /** png only: the page to show and its scale, as for POST /v1/renders. */
+    image: ImageOptions.optional(),
+  })
+  .superRefine((p, ctx) => {
+    if (p.image && p.format !== "png") ctx.addIssue({ code: "custom", path: ["image"], message: "applies only to png output" });
+  });
 export type PreviewInput = z.infer<typeof PreviewInput>;
 
-export type FileAnswer = { kind: "file"; file: FileDownload; renderId: string } | { kind: "html"; html: string };
+/** A file answer names its render and the document's page count (for an image, of the document it shows a page of). */
+export type FileAnswer = { kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string };
 
 /** spec: Limits > Request rates: Reports API renders and previews waiting their turn, per workspace. */
 export const MAX_WAITING = 100;
@@ -78,7 +86,7 @@ export async function previewTemplate(ctx: Ctx, templateId: string, input: Previ
   const format = refuseXlsx(input.format);
   const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale);
   if (format === "html") return { kind: "html", html: prepared.document.html };
-  return renderAndWait(ctx, format, () => prepared, undefined);
+  return renderAndWait(ctx, format, () => prepared, undefined, input.image);
 }
 
 async function renderAndWait(
@@ -86,6 +94,7 @@ async function renderAndWait(
   format: "pdf" | "png",
   prepare: () => PreparedSource,
   idem: { endpoint: string; key: string; requestHash: string } | undefined,
+  image?: { page: number; scale: number },
 ): Promise<FileAnswer> {
   const count = waiting.get(ctx.workspaceId) ?? 0;
   if (count >= MAX_WAITING) {
@@ -93,7 +102,7 @@ async function renderAndWait(
   }
   waiting.set(ctx.workspaceId, count + 1);
   try {
-    const { render } = await createRender(ctx, { format, test: false, prepare }, idem, config().REPORTS_WAIT_MS);
+    const { render } = await createRender(ctx, { format, image, test: false, prepare }, idem, config().REPORTS_WAIT_MS);
     if (render.state === "queued" || render.state === "processing") {
       throw new AppError("RENDER_TIMEOUT", `Render ${render.id} was not ready within ${Math.round(config().REPORTS_WAIT_MS / 1000)} s; it continues: fetch it with GET /v1/renders/${render.id} or repeat the request with the same Idempotency-Key`, { renderId: render.id });
     }
@@ -103,7 +112,7 @@ async function renderAndWait(
     }
     const file = render.fileKey ? await fileStore().get(render.fileKey) : null;
     if (!file) throw notFound("file for render", render.id);
-    return { kind: "file", renderId: render.id, file: { ...file, contentType: contentTypes[render.format], filename: `${render.id}.${extensions[render.format]}` } };
+    return { kind: "file", renderId: render.id, pageCount: render.pageCount ?? 0, file: { ...file, contentType: contentTypes[render.format], filename: `${render.id}.${extensions[render.format]}` } };
   } finally {
     const left = (waiting.get(ctx.workspaceId) ?? 1) - 1;
     if (left > 0) waiting.set(ctx.workspaceId, left);
