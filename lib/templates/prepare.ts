@@ -67,11 +67,16 @@ export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Dat
 }
 
 /** The template's current draft (template:read as well as render:create). */
-export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale: string | undefined): Promise<PreparedSource> {
+/**
+ * The template's draft prepared for a preview. With `unsaved` (content an editor has not saved yet,
+ * checked as a save checks it), that content is rendered in the draft's place: the console's live
+ * preview shows edits as they are typed without saving a revision per pause.
+ */
+export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale: string | undefined, unsaved?: ComponentContent): Promise<PreparedSource> {
   requireScope(ctx, "template:read", "preview template drafts");
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
-  const content = storedContent(t.draft);
+  const content = unsaved ?? storedContent(t.draft);
   return { source: "preview", templateId: t.id, document: prepareDocument(content, data, locale ?? content.settings?.locale ?? "en-US") };
 }
 

@@ -14,6 +14,7 @@ import { requestHash } from "../idempotency";
 import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
 import { JsonObject as Data, Locale } from "../renders/page-settings";
 import { ImageOptions } from "../renders/schemas";
+import { parseContent } from ".";
 import { prepareDocument, fromDraft, type PreparedSource } from "./prepare";
 import * as repo from "./repository";
 import { ComponentContent } from "./schema";
@@ -34,6 +35,8 @@ export const PreviewInput = z
     format: z.enum(["pdf", "png", "html", "xlsx"]).default("pdf"),
     /** png only: the page to show and its scale, as for POST /v1/renders. */
     image: ImageOptions.optional(),
+    /** Unsaved content to render in the draft's place (an editor's live preview); checked as a save checks it. */
+    content: z.unknown().optional(),
   })
   .superRefine((p, ctx) => {
     if (p.image && p.format !== "png") ctx.addIssue({ code: "custom", path: ["image"], message: "applies only to png output" });
@@ -84,7 +87,8 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
 export async function previewTemplate(ctx: Ctx, templateId: string, input: PreviewInput): Promise<FileAnswer> {
   requireScopes(ctx, input.format, "preview template drafts");
   const format = refuseXlsx(input.format);
-  const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale);
+  const unsaved = input.content === undefined ? undefined : parseContent(input.content);
+  const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale, unsaved);
   if (format === "html") return { kind: "html", html: prepared.document.html };
   return renderAndWait(ctx, format, () => prepared, undefined, input.image);
 }

@@ -155,6 +155,18 @@ describe("POST /v1/templates/{id}/preview", () => {
     }
   });
 
+  it("renders unsaved content in the draft's place when the body sends it, checked as a save is; the draft stays", async () => {
+    const w = await createTestWorkspace();
+    const id = await createTemplate(w, "Saved draft");
+    const res = await preview(w.key, id, { data: DATA, content: content("Unsaved edit") });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    expect(norm(pdfText(res.bytes))).toContain("Unsaved edit for Initech");
+    const bad = expectError(await preview(w.key, id, { data: DATA, content: { composition: { root: { type: "txt" } } } }), 400, "BAD_REQUEST");
+    expect(((bad.details ?? []) as Detail[]).map((d) => d.path)).toContain("content.composition.root.type");
+    const draft = await api(`/v1/templates/${id}/draft`, { key: w.key });
+    expect(draft.body).toMatchObject({ draftRevision: 1, content: content("Saved draft") });
+  });
+
   it("answers the console's session from the console's origin, and refuses it from another site", async () => {
     const w = await createTestWorkspace();
     const id = await createTemplate(w);
