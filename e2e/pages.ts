@@ -41,4 +41,7 @@ export const pages: ConsolePage[] = [
   },
   { path: "/renders", name: "renders", heading: "Renders", roles: everyRole },
   { path: "/audit", name: "audit", heading: "Audit log", roles: ["owner", "admin", "member"] },
+
+  // The editor (/templates/{id}) needs a template; e2e/templates.spec.ts opens it per role.
+  { path: "/templates", name: "templates", heading: "Templates", roles: everyRole },
 ];

@@ -1,0 +1,41 @@
+"use server";
+import { z } from "zod";
+import { consoleAction } from "@/lib/console";
+import * as templates from "@/lib/templates";
+
+/** Page sizes the create dialog offers, in mm (custom sends its own). */
+const PRESETS = { a4: { widthMm: 210, heightMm: 297 }, letter: { widthMm: 215.9, heightMm: 279.4 } } as const;
+
+const mm = (max: number) => z.coerce.number().min(0).max(max);
+
+/** The create dialog's form; the verb checks the content as any save does. */
+const CreateInput = z.object({
+  name: templates.TemplateName,
+  pageSize: z.enum(["a4", "letter", "custom"]),
+  widthMm: mm(5000).optional(),
+  heightMm: mm(5000).optional(),
+  topMm: mm(1000),
+  rightMm: mm(1000),
+  bottomMm: mm(1000),
+  leftMm: mm(1000),
+});
+
+/** A new component template with a first text, so the preview shows something from the start. */
+export const createTemplateAction = consoleAction(CreateInput, async (ctx, input) => {
+  const pageSize = input.pageSize === "custom" ? { widthMm: input.widthMm ?? 0, heightMm: input.heightMm ?? 0 } : PRESETS[input.pageSize];
+  const content = {
+    composition: {
+      root: { type: "container", style: { fontFamily: "DejaVu Sans, sans-serif", fontSize: 14 }, children: [{ type: "text", text: input.name }] },
+    },
+    settings: { pageSize, margins: { topMm: input.topMm, rightMm: input.rightMm, bottomMm: input.bottomMm, leftMm: input.leftMm } },
+  };
+  const t = await templates.createTemplate(ctx, { name: input.name, content });
+  return { id: t.id };
+});
+
+export const renameTemplateAction = consoleAction(z.object({ id: z.string().min(1).max(128), name: templates.TemplateName }), async (ctx, input) => {
+  const t = await templates.updateTemplate(ctx, input.id, { name: input.name });
+  return { id: t.id, name: t.name };
+});
+
+export const deleteTemplateAction = consoleAction(z.object({ id: z.string().min(1).max(128) }), (ctx, input) => templates.deleteTemplates(ctx, [input.id]));

@@ -1,0 +1,90 @@
+// CreateTemplateDialog: name, page size (A4, Letter or custom mm) and margins; opens the editor on success.
+"use client";
+import { Plus } from "lucide-react";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { createTemplateAction } from "@/app/(console)/templates/actions";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Select } from "@/components/ui/select";
+import type { ActionError } from "@/lib/console/action";
+
+const sizes = [
+  { value: "a4", label: "A4 (210 × 297 mm)" },
+  { value: "letter", label: "Letter (215.9 × 279.4 mm)" },
+  { value: "custom", label: "Custom size" },
+];
+
+export function CreateTemplateDialog({ label = "Create template" }: { label?: string }) {
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [size, setSize] = useState("a4");
+  const [error, setError] = useState<ActionError | null>(null);
+  const [pending, start] = useTransition();
+  const fieldError = (path: string) => error?.details?.find((d) => d.path === path)?.message;
+
+  const submit = (form: FormData) => {
+    setError(null);
+    start(async () => {
+      const result = await createTemplateAction(form);
+      if (!result.ok) return setError(result.error);
+      router.push(`/templates/${result.data.id}`);
+    });
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        setOpen(o);
+        if (!o) setError(null);
+      }}
+      title="Create a template"
+      description="A component template: you edit its layout as JSON and see every page as you type."
+      trigger={
+        <Button>
+          <Plus aria-hidden="true" className="size-4" /> {label}
+        </Button>
+      }
+    >
+      <form action={submit} className="space-y-4" noValidate>
+        <Field label="Name" error={fieldError("name")}>
+          {(p) => <Input name="name" required maxLength={120} autoComplete="off" placeholder="Invoice" {...p} />}
+        </Field>
+        <Field label="Page size">{(p) => <Select name="pageSize" options={sizes} value={size} onValueChange={setSize} {...p} />}</Field>
+        {size === "custom" && (
+          <div className="grid grid-cols-2 gap-3">
+            <Field label="Width (mm)" error={fieldError("widthMm")}>
+              {(p) => <Input name="widthMm" type="number" inputMode="decimal" min={10} max={5000} step="0.1" defaultValue={210} {...p} />}
+            </Field>
+            <Field label="Height (mm)" error={fieldError("heightMm")}>
+              {(p) => <Input name="heightMm" type="number" inputMode="decimal" min={10} max={5000} step="0.1" defaultValue={297} {...p} />}
+            </Field>
+          </div>
+        )}
+        <fieldset>
+          <legend className="mb-1.5 text-sm font-medium text-gray-900">Margins (mm)</legend>
+          <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            {(["top", "right", "bottom", "left"] as const).map((side) => (
+              <Field key={side} label={side[0]!.toUpperCase() + side.slice(1)} error={fieldError(`${side}Mm`)}>
+                {(p) => <Input name={`${side}Mm`} type="number" inputMode="decimal" min={0} max={1000} step="0.5" defaultValue={10} {...p} />}
+              </Field>
+            ))}
+          </div>
+        </fieldset>
+        {error && !error.details?.some((d) => ["name", "widthMm", "heightMm", "topMm", "rightMm", "bottomMm", "leftMm"].includes(d.path ?? "")) && (
+          <p role="alert" className="text-sm font-medium text-danger">
+            {error.message}
+          </p>
+        )}
+        <DialogFooter>
+          <Button type="submit" loading={pending}>
+            Create and open
+          </Button>
+        </DialogFooter>
+      </form>
+    </Dialog>
+  );
+}

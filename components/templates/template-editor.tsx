@@ -1,0 +1,363 @@
+// TemplateEditor: the console's editor of one component template. Tabs over the draft
+// (composition.json with root only, page header, page footer, page settings) and the sample data,
+// a live preview, Save checked by revision (a conflict offers Reload or Overwrite), Publish, and
+// the version history. Unsaved changes are never lost silently.
+"use client";
+import { History, Save, Upload } from "lucide-react";
+import dynamic from "next/dynamic";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogFooter } from "@/components/ui/dialog";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { useToast } from "@/components/ui/toast";
+import { fromTabs, parseData, tabOfPath, toTabs, type Content, type Tabs as TabTexts } from "@/lib/templates/editor-tabs";
+import type { Problem } from "./code-editor";
+import { editorLabel, formatWhen, type Editor } from "./format";
+import { PreviewPane, type PreviewRequest } from "./preview-pane";
+import { VersionHistory } from "./version-history";
+import { useTabSchemas } from "./use-schemas";
+
+// why dynamic: CodeMirror is the console's heaviest code; only this page loads it, after the shell.
+const CodeEditor = dynamic(() => import("./code-editor"), { ssr: false, loading: () => <Skeleton className="h-full w-full" /> });
+
+export type EditorTemplate = {
+  id: string;
+  name: string;
+  draft: Content;
+  draftRevision: number;
+  lastEditedAt?: string;
+  lastEditedBy?: Editor;
+  publishedVersion?: number;
+};
+
+type TabId = keyof TabTexts | "data";
+const tabLabels: Record<TabId, string> = { composition: "composition.json", header: "Page header", footer: "Page footer", settings: "Page settings", data: "Sample data" };
+const tabHints: Record<TabId, string> = {
+  composition: "The root component of the layout. Reusable components are kept as they are; change them through the API.",
+  header: "Handlebars HTML drawn in the top margin of every page; {{pageNumber}} and {{totalPages}} work here.",
+  footer: "Handlebars HTML drawn in the bottom margin of every page; {{pageNumber}} and {{totalPages}} work here.",
+  settings: "Page size, margins, locale and document properties.",
+  data: "The data the preview renders with. It is kept in this browser only, not with the template.",
+};
+type Conflict = { message: string; current?: { draftRevision?: number; savedAt?: string; savedBy?: Editor } };
+type ApiError = { code: string; message: string; details?: { path?: string; message: string }[]; current?: Conflict["current"] };
+
+async function apiError(res: Response): Promise<ApiError> {
+  try {
+    const body = (await res.json()) as { error?: ApiError };
+    if (body.error) return body.error;
+  } catch {
+    // not the envelope
+  }
+  return { code: "INTERNAL", message: `The server answered HTTP ${res.status}` };
+}
+
+const sampleKey = (id: string) => `folio:sample-data:${id}`;
+
+export function TemplateEditor({ template, canWrite, canPublish, role }: { template: EditorTemplate; canWrite: boolean; canPublish: boolean; role: string }) {
+  const toast = useToast();
+  const [stored, setStored] = useState<Content>(template.draft);
+  const [revision, setRevision] = useState(template.draftRevision);
+  const [lastEdit, setLastEdit] = useState({ at: template.lastEditedAt, by: template.lastEditedBy });
+  const [published, setPublished] = useState(template.publishedVersion);
+  const [saved, setSaved] = useState<TabTexts>(() => toTabs(template.draft));
+  const [tabs, setTabs] = useState<TabTexts>(saved);
+  // Sample data lives in this browser, per template (not rendered on the server, so no hydration differs).
+  const [dataText, setDataText] = useState(() => (typeof window === "undefined" ? "{}" : (window.localStorage.getItem(sampleKey(template.id)) ?? "{}")));
+  const [active, setActive] = useState<TabId>("composition");
+  const [problems, setProblems] = useState<Partial<Record<TabId, Problem[]>>>({});
+  const [serverProblems, setServerProblems] = useState<{ path?: string; message: string }[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [publishing, setPublishing] = useState(false);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [resolving, setResolving] = useState<"reload" | "overwrite" | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [historyKey, setHistoryKey] = useState(0);
+  const schemas = useTabSchemas();
+
+  const dirty = (Object.keys(tabs) as (keyof TabTexts)[]).some((k) => tabs[k] !== saved[k]);
+  const readOnly = !canWrite;
+
+  const changeData = (text: string) => {
+    setDataText(text);
+    window.localStorage.setItem(sampleKey(template.id), text);
+  };
+
+  const built = useMemo(() => fromTabs(tabs, stored), [tabs, stored]);
+  const data = useMemo(() => parseData(dataText), [dataText]);
+  const previewRequest: PreviewRequest = !built.ok ? { problem: built.message } : !data.ok ? { problem: data.message } : { content: built.content, data: data.data };
+
+  const apply = (content: Content, draftRevision: number) => {
+    const t = toTabs(content);
+    setStored(content);
+    setRevision(draftRevision);
+    setSaved(t);
+    setTabs(t);
+  };
+
+  const put = (content: Content, expectedRevision: number) =>
+    fetch(`/v1/templates/${template.id}/draft`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ content, expectedRevision }) });
+
+  const afterSave = async (res: Response, content: Content) => {
+    if (res.ok) {
+      const d = (await res.json()) as { draftRevision: number; updatedAt: string };
+      setStored(content);
+      setRevision(d.draftRevision);
+      setSaved(tabs);
+      setServerProblems([]);
+      setLastEdit({ at: d.updatedAt, by: undefined });
+      toast.success(`Saved revision ${d.draftRevision}`);
+      return;
+    }
+    const e = await apiError(res);
+    if (res.status === 409) return setConflict({ message: e.message, current: e.current });
+    setServerProblems(e.details ?? []);
+    const first = tabOfPath(e.details?.[0]?.path);
+    if (first && first !== "data") setActive(first);
+    toast.error("Not saved", e.message);
+  };
+
+  const save = useCallback(async () => {
+    if (readOnly || saving) return;
+    if (!built.ok) {
+      setActive(built.tab);
+      toast.error("Not saved", built.message);
+      return;
+    }
+    setSaving(true);
+    try {
+      await afterSave(await put(built.content, revision), built.content);
+    } catch {
+      toast.error("Not saved", "The server could not be reached; your changes are still here");
+    } finally {
+      setSaving(false);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [readOnly, saving, built, revision, tabs]);
+
+  const readDraft = async () => {
+    const res = await fetch(`/v1/templates/${template.id}/draft`);
+    if (!res.ok) throw new Error((await apiError(res)).message);
+    return (await res.json()) as { content: Content; draftRevision: number; updatedAt: string };
+  };
+
+  const reload = async () => {
+    setResolving("reload");
+    try {
+      const d = await readDraft();
+      apply(d.content, d.draftRevision);
+      setConflict(null);
+      toast.success(`Reloaded revision ${d.draftRevision}`);
+    } catch (e) {
+      toast.error("Could not reload", (e as Error).message);
+    } finally {
+      setResolving(null);
+    }
+  };
+
+  /** Overwrite: our tabs merged into the draft as it is now (its components), saved on its revision. */
+  const overwrite = async () => {
+    setResolving("overwrite");
+    try {
+      const d = await readDraft();
+      const mine = fromTabs(tabs, d.content);
+      if (!mine.ok) throw new Error(mine.message);
+      setConflict(null);
+      await afterSave(await put(mine.content, d.draftRevision), mine.content);
+    } catch (e) {
+      toast.error("Not saved", (e as Error).message);
+    } finally {
+      setResolving(null);
+    }
+  };
+
+  const publish = async () => {
+    setPublishing(true);
+    try {
+      const res = await fetch(`/v1/templates/${template.id}/versions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ expectedRevision: revision }) });
+      if (!res.ok) {
+        const e = await apiError(res);
+        toast.error("Not published", e.message);
+        return;
+      }
+      const v = (await res.json()) as { version: number };
+      setPublished(v.version);
+      setHistoryKey((k) => k + 1);
+      toast.success(`Published version ${v.version}`, "Renders by name now use it.");
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  // Ctrl/Cmd+S saves.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "s") {
+        e.preventDefault();
+        void save();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [save]);
+
+  // Unsaved changes: the browser asks before leaving the page, and the console asks before a link takes you away.
+  const dirtyRef = useRef(dirty);
+  useEffect(() => {
+    dirtyRef.current = dirty;
+  }, [dirty]);
+  useEffect(() => {
+    const beforeUnload = (e: BeforeUnloadEvent) => {
+      if (!dirtyRef.current) return;
+      e.preventDefault();
+      e.returnValue = "";
+    };
+    const onClick = (e: MouseEvent) => {
+      if (!dirtyRef.current || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+      const a = (e.target as Element | null)?.closest?.("a[href]");
+      if (!(a instanceof HTMLAnchorElement) || a.target === "_blank" || a.hasAttribute("download")) return;
+      if (a.href.startsWith("blob:")) return;
+      if (!window.confirm("You have unsaved changes to this template. Leave without saving them?")) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
+    };
+    window.addEventListener("beforeunload", beforeUnload);
+    document.addEventListener("click", onClick, true);
+    return () => {
+      window.removeEventListener("beforeunload", beforeUnload);
+      document.removeEventListener("click", onClick, true);
+    };
+  }, []);
+
+  const setTab = (k: keyof TabTexts) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
+  const onProblems = (k: TabId) => (p: Problem[]) =>
+    setProblems((all) => (JSON.stringify(all[k] ?? []) === JSON.stringify(p) ? all : { ...all, [k]: p }));
+
+  const tabIds: TabId[] = ["composition", "header", "footer", "settings", "data"];
+  const problemList = [
+    ...(problems[active] ?? []).map((p) => ({ where: `Line ${p.line}`, message: p.message })),
+    ...serverProblems.filter((p) => tabOfPath(p.path) === active).map((p) => ({ where: p.path ?? "", message: p.message })),
+  ];
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
+        <div className="min-w-0">
+          <h1 className="truncate text-2xl font-semibold tracking-tight text-gray-900">{template.name}</h1>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-gray-600">
+            <Badge>Revision {revision}</Badge>
+            {published ? <Badge tone="success">Published version {published}</Badge> : <Badge>Not published</Badge>}
+            {dirty ? <Badge tone="warning">Unsaved changes</Badge> : null}
+            {lastEdit.at && (
+              <span>
+                Last saved {formatWhen(lastEdit.at)}
+                {lastEdit.by ? ` by ${editorLabel(lastEdit.by)}` : ""}
+              </span>
+            )}
+          </p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" onClick={() => setHistoryOpen(true)}>
+            <History aria-hidden="true" className="size-4" /> Versions
+          </Button>
+          {canPublish && (
+            <Button variant="secondary" onClick={() => void publish()} loading={publishing} disabled={dirty} title={dirty ? "Save first: publishing takes the saved draft" : undefined}>
+              <Upload aria-hidden="true" className="size-4" /> Publish
+            </Button>
+          )}
+          {canWrite && (
+            <Button onClick={() => void save()} loading={saving} disabled={!dirty} aria-keyshortcuts="Control+S Meta+S">
+              <Save aria-hidden="true" className="size-4" /> Save
+            </Button>
+          )}
+        </div>
+      </div>
+      {readOnly && (
+        <p className="rounded-md border border-accent/30 bg-accent-soft px-4 py-3 text-sm text-gray-900">
+          Your role ({role}) can read this template, preview it and publish the saved draft; it cannot change it.
+        </p>
+      )}
+      {dirty && canPublish && <p className="text-sm text-gray-700">Publishing takes the saved draft: save your changes first.</p>}
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Tabs value={active} onValueChange={(v) => setActive(v as TabId)} className="flex min-w-0 flex-col">
+          <TabsList aria-label="Template files">
+            {tabIds.map((k) => (
+              <TabsTrigger key={k} value={k}>
+                {tabLabels[k]}
+                {(problems[k]?.length ?? 0) + serverProblems.filter((p) => tabOfPath(p.path) === k).length > 0 && (
+                  <span className="ml-1.5 inline-block size-2 rounded-full bg-danger" aria-label="has problems" role="img" />
+                )}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          {tabIds.map((k) => (
+            <TabsContent key={k} value={k} className="flex flex-col gap-2">
+              <p className="text-xs text-gray-600">{tabHints[k]}</p>
+              <div className="h-[28rem] overflow-hidden rounded-md border border-gray-300 lg:h-[calc(100vh-22rem)] lg:min-h-[24rem]">
+                <CodeEditor
+                  label={tabLabels[k]}
+                  language={k === "header" || k === "footer" ? "text" : "json"}
+                  value={k === "data" ? dataText : tabs[k]}
+                  onChange={k === "data" ? changeData : setTab(k)}
+                  schema={k === "composition" ? schemas?.composition : k === "settings" ? schemas?.settings : undefined}
+                  readOnly={k === "data" ? false : readOnly}
+                  onProblems={onProblems(k)}
+                />
+              </div>
+            </TabsContent>
+          ))}
+          <div aria-live="polite" className="mt-2 min-h-6">
+            {problemList.length > 0 && (
+              <ul aria-label={`Problems in ${tabLabels[active]}`} className="space-y-1 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-gray-900">
+                {problemList.slice(0, 8).map((p, i) => (
+                  <li key={i}>
+                    <span className="font-mono text-xs text-danger">{p.where}</span> {p.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </Tabs>
+        <div className="h-[36rem] lg:h-[calc(100vh-16rem)] lg:min-h-[30rem]">
+          <PreviewPane templateId={template.id} request={previewRequest} />
+        </div>
+      </div>
+
+      <Dialog
+        open={conflict !== null}
+        onOpenChange={(o) => !o && !resolving && setConflict(null)}
+        title="Someone saved this template meanwhile"
+        description={
+          conflict?.current?.savedBy
+            ? `${editorLabel(conflict.current.savedBy)} saved revision ${conflict.current.draftRevision}${conflict.current.savedAt ? ` at ${formatWhen(conflict.current.savedAt)}` : ""}, after you opened it.`
+            : conflict?.message
+        }
+      >
+        <p className="text-sm text-gray-700">
+          Reload to see their version (your unsaved changes are discarded), or overwrite it with yours (their changes to the files shown here are replaced).
+        </p>
+        <DialogFooter>
+          <Button variant="secondary" onClick={() => void reload()} loading={resolving === "reload"} disabled={resolving !== null}>
+            Reload
+          </Button>
+          <Button variant="danger" onClick={() => void overwrite()} loading={resolving === "overwrite"} disabled={resolving !== null}>
+            Overwrite
+          </Button>
+        </DialogFooter>
+      </Dialog>
+
+      <VersionHistory
+        key={historyKey}
+        open={historyOpen}
+        onOpenChange={setHistoryOpen}
+        templateId={template.id}
+        draft={built.ok ? built.content : stored}
+        data={data.ok ? data.data : {}}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+// useTabSchemas: the JSON Schemas the editor's JSON tabs validate against, derived from the one the
+// API serves (GET /v1/templates/schema, same origin, with the session): composition.json holds
+// only root, and page settings are the content's settings.
+"use client";
+import type { JSONSchema7 } from "json-schema";
+import { useEffect, useState } from "react";
+
+export type TabSchemas = { composition: JSONSchema7; settings: JSONSchema7 };
+
+type Schema = JSONSchema7 & { $defs?: Record<string, JSONSchema7> };
+
+/** A subschema with its $ref followed (one level: the definitions are named, not nested refs). */
+function resolve(root: Schema, s: JSONSchema7 | undefined): JSONSchema7 | undefined {
+  if (!s?.$ref) return s;
+  const name = s.$ref.replace(/^#\/\$defs\//, "");
+  return root.$defs?.[name] ?? (root.definitions?.[name] as JSONSchema7 | undefined);
+}
+
+/** Pure: the tab schemas of the content schema. */
+export function tabSchemas(content: Schema): TabSchemas {
+  const props = resolve(content, content)?.properties ?? {};
+  const composition = resolve(content, props.composition as JSONSchema7) ?? {};
+  const root = composition.properties?.root as JSONSchema7 | undefined;
+  const shared = { $schema: content.$schema, $defs: content.$defs, definitions: content.definitions } as Schema;
+  return {
+    composition: { ...shared, type: "object", properties: { root: root ?? {} }, required: ["root"], additionalProperties: false },
+    settings: { ...shared, ...(resolve(content, props.settings as JSONSchema7) ?? {}) },
+  };
+}
+
+let loading: Promise<TabSchemas | null> | undefined;
+
+export function useTabSchemas(): TabSchemas | null {
+  const [schemas, setSchemas] = useState<TabSchemas | null>(null);
+  useEffect(() => {
+    loading ??= fetch("/v1/templates/schema")
+      .then((r) => (r.ok ? (r.json() as Promise<Schema>) : null))
+      .then((s) => (s ? tabSchemas(s) : null))
+      .catch(() => null);
+    let live = true;
+    void loading.then((s) => {
+      if (!s) loading = undefined; // try again next time
+      if (live) setSchemas(s);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return schemas;
+}

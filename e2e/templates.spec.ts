@@ -1,0 +1,197 @@
+import type { Browser, Page } from "@playwright/test";
+import { systemCtx } from "../lib/auth/context";
+import * as templates from "../lib/templates";
+import { checkA11y, createPerson, expect, screenshots, signIn, test, type Person } from "./fixtures";
+
+/**
+ * Templates in the console: the list (create, search, rename, delete) and the editor (tabs, live
+ * preview, validation while typing, save checked by revision, publish, versions and their diff),
+ * per role: members edit, content editors read and publish only.
+ */
+
+const root = (text: string) => JSON.stringify({ root: { type: "container", style: { fontSize: 24 }, children: [{ type: "text", text }] } }, null, 2);
+
+/** A template made through the same verb as POST /v1/templates, for journeys that start in the editor. */
+async function seedTemplate(workspaceId: string, name: string, text = "Seeded text") {
+  const t = await templates.createTemplate(systemCtx(workspaceId, "e2e"), { name, content: { composition: JSON.parse(root(text)) } });
+  return t.id;
+}
+
+const composition = (page: Page) => page.getByRole("textbox", { name: "composition.json" });
+const firstPage = (page: Page) => page.getByRole("img", { name: /^Page 1 of \d+$/ });
+
+/** Replaces the whole of composition.json as a person pasting over it would. */
+async function replaceComposition(page: Page, text: string) {
+  const box = composition(page);
+  await box.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText(text);
+}
+
+async function signedIn(browser: Browser, person: Person, path: string) {
+  const context = await browser.newContext({ baseURL: process.env.FOLIO_E2E_BASE_URL, extraHTTPHeaders: { "x-forwarded-for": `127.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}` } });
+  const page = await context.newPage();
+  await signIn(page, person.email, person.password, path);
+  return { context, page };
+}
+
+test("a member creates a template, edits it with a live preview and validation, saves, publishes and compares a version with the draft", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  await signIn(page, member.email, member.password, "/templates");
+  await expect(page.getByRole("heading", { level: 2, name: "No templates yet" })).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "templates-empty");
+
+  await page.getByRole("button", { name: "Create template" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Create a template" });
+  await dialog.getByLabel("Name").fill("Invoice from e2e");
+  await dialog.getByRole("button", { name: "Create and open" }).click();
+  await page.waitForURL(/\/templates\/tpl_/);
+  await expect(page.getByRole("heading", { level: 1, name: "Invoice from e2e" })).toBeVisible();
+  await expect(firstPage(page)).toBeVisible({ timeout: 20_000 });
+  const before = await firstPage(page).getAttribute("src");
+
+  // The live preview renders the edit about 300 ms after typing stops, without saving it.
+  const rendered = page.waitForResponse((r) => r.url().includes("/preview") && r.request().method() === "POST" && r.status() === 200);
+  await replaceComposition(page, root("Hello from the live preview"));
+  await rendered;
+  await expect(firstPage(page)).not.toHaveAttribute("src", before!);
+  await expect(page.getByTestId("preview-status")).toContainText(/1 page · \d+ ms/);
+  await expect(page.getByText("Unsaved changes")).toBeVisible();
+
+  // A validation error appears at its line while typing, and the preview says what the server refused.
+  await replaceComposition(page, '{\n  "root": {\n    "type": "txt"\n  }\n}');
+  const problems = page.getByRole("list", { name: "Problems in composition.json" });
+  await expect(problems).toBeVisible();
+  await expect(problems).toContainText(/Line [1-3]/);
+  await expect(page.getByRole("alert").filter({ hasText: "content.composition.root" })).toBeVisible({ timeout: 15_000 });
+
+  await replaceComposition(page, root("Saved and published"));
+  await expect(problems).toBeHidden();
+  await page.keyboard.press("ControlOrMeta+S");
+  await expect(page.getByText("Saved revision 2")).toBeVisible();
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Published version 1")).toBeVisible();
+  await expect(page.getByText("Published version 1", { exact: true }).first()).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "template-editor");
+
+  // A later edit, compared with version 1.
+  await replaceComposition(page, root("Changed after publishing"));
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved revision 3")).toBeVisible();
+  await page.getByRole("button", { name: "Versions" }).click();
+  await page.getByRole("button", { name: "Open version 1" }).click();
+  const diff = page.getByLabel("Changes between this version and the draft");
+  await expect(diff).toContainText("Changed after publishing");
+  await expect(diff).toContainText("Saved and published");
+  await checkA11y(page);
+  await screenshots(page, "template-version-diff");
+  await page.getByRole("tab", { name: "Render with sample data" }).click();
+  await expect(page.getByRole("dialog").getByRole("img", { name: /^Page 1 of 1$/ })).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press("Escape");
+
+  // The list shows who edited it and what is published.
+  await page.getByRole("link", { name: "Templates", exact: true }).first().click();
+  const row = page.getByRole("row").filter({ hasText: "Invoice from e2e" });
+  await expect(row).toContainText("Version 1");
+  await expect(row).toContainText(`by ${member.name}`);
+  await screenshots(page, "templates");
+});
+
+test("unsaved changes are not lost silently: leaving asks first", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const id = await seedTemplate(member.workspaceId, "Guarded");
+  await signIn(page, member.email, member.password, `/templates/${id}`);
+  await expect(composition(page)).toBeVisible();
+  await replaceComposition(page, root("Not saved yet"));
+  await expect(page.getByText("Unsaved changes")).toBeVisible();
+  page.once("dialog", (d) => void d.dismiss());
+  await page.getByRole("link", { name: "Templates" }).first().click();
+  await expect(page).toHaveURL(new RegExp(`/templates/${id}$`));
+  await expect(composition(page)).toContainText("Not saved yet");
+});
+
+test("a revision conflict between two people: one reloads, then the other overwrites", async ({ browser }) => {
+  const ann = await createPerson({ role: "member", name: "Ann Editor" });
+  const bob = await createPerson({ role: "admin", workspaceId: ann.workspaceId, name: "Bob Editor" });
+  const id = await seedTemplate(ann.workspaceId, "Shared");
+  const a = await signedIn(browser, ann, `/templates/${id}`);
+  const b = await signedIn(browser, bob, `/templates/${id}`);
+
+  await replaceComposition(a.page, root("Ann's first change"));
+  await a.page.getByRole("button", { name: "Save" }).click();
+  await expect(a.page.getByText("Saved revision 2")).toBeVisible();
+
+  await replaceComposition(b.page, root("Bob's stale change"));
+  await b.page.getByRole("button", { name: "Save" }).click();
+  const conflict = b.page.getByRole("dialog", { name: "Someone saved this template meanwhile" });
+  await expect(conflict).toContainText("Ann Editor saved revision 2");
+  await checkA11y(b.page);
+  await screenshots(b.page, "template-conflict");
+  await conflict.getByRole("button", { name: "Reload" }).click();
+  await expect(conflict).toBeHidden();
+  await expect(composition(b.page)).toContainText("Ann's first change");
+  await expect(b.page.getByText("Revision 2", { exact: true })).toBeVisible();
+
+  await replaceComposition(a.page, root("Ann's second change"));
+  await a.page.getByRole("button", { name: "Save" }).click();
+  await expect(a.page.getByText("Saved revision 3")).toBeVisible();
+  await replaceComposition(b.page, root("Bob overwrites"));
+  await b.page.getByRole("button", { name: "Save" }).click();
+  await expect(conflict).toContainText("Ann Editor saved revision 3");
+  await conflict.getByRole("button", { name: "Overwrite" }).click();
+  await expect(b.page.getByText("Saved revision 4")).toBeVisible();
+  const draft = await templates.getDraft(systemCtx(ann.workspaceId, "e2e"), id);
+  expect(JSON.stringify(draft.content)).toContain("Bob overwrites");
+  await a.context.close();
+  await b.context.close();
+});
+
+test("a content editor reads the editor and publishes, but cannot change a template", async ({ page }) => {
+  const editor = await createPerson({ role: "content_editor" });
+  const id = await seedTemplate(editor.workspaceId, "Read only here", "Published by a content editor");
+  await signIn(page, editor.email, editor.password, "/templates");
+  await expect(page.getByRole("link", { name: "Read only here" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Create template" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Read only here" }).click();
+  await expect(page.getByText("Your role (content editor) can read this template")).toBeVisible();
+  await expect(composition(page)).toHaveAttribute("contenteditable", "false");
+  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await expect(firstPage(page)).toBeVisible({ timeout: 20_000 });
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Published version 1")).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "template-editor-content-editor");
+  // The server refuses the save too, not only the page.
+  const refused = await page.request.put(`/v1/templates/${id}/draft`, { data: { content: { composition: JSON.parse(root("x")) }, expectedRevision: 1 }, headers: { origin: new URL(page.url()).origin } });
+  expect(refused.status()).toBe(403);
+});
+
+test("an admin searches, renames and deletes templates from the list", async ({ page }) => {
+  const admin = await createPerson({ role: "admin" });
+  await seedTemplate(admin.workspaceId, "Quarterly report");
+  await seedTemplate(admin.workspaceId, "Delivery note");
+  await signIn(page, admin.email, admin.password, "/templates");
+  await page.getByRole("searchbox", { name: "Search templates by name" }).fill("REPORT");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByRole("link", { name: "Quarterly report" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Delivery note" })).toHaveCount(0);
+  await page.goto("/templates?q=nothing-like-this");
+  await expect(page.getByRole("heading", { name: /No template named like/ })).toBeVisible();
+  await checkA11y(page);
+
+  await page.goto("/templates");
+  await page.getByRole("button", { name: "Actions for Delivery note" }).click();
+  await page.getByRole("menuitem", { name: "Rename" }).click();
+  const rename = page.getByRole("dialog", { name: "Rename Delivery note" });
+  await rename.getByLabel("Name").fill("Delivery slip");
+  await rename.getByRole("button", { name: "Rename" }).click();
+  await expect(page.getByRole("link", { name: "Delivery slip" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Actions for Delivery slip" }).click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await page.getByRole("alertdialog", { name: "Delete Delivery slip?" }).getByRole("button", { name: "Delete template" }).click();
+  await expect(page.getByRole("link", { name: "Delivery slip" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Quarterly report" })).toBeVisible();
+});
