@@ -9,6 +9,16 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true }, // why: `npm test` runs tsc itself; the build need not do it twice
   // why: forbidden() answers a role without access with the console's refusal page and HTTP 403 (lib/console).
   experimental: { authInterrupts: true },
+  // why: keeps shiki out of the template editor's bundle (components/templates/stubs/shiki-core.ts).
+  turbopack: {
+    resolveAlias: {
+      "shiki/core": "./components/templates/stubs/shiki-core.ts",
+      "@shikijs/markdown-it/core": "./components/templates/stubs/shiki-markdown-it.ts",
+      "shiki/themes/vitesse-light.mjs": "./components/templates/stubs/empty.ts",
+      "shiki/themes/vitesse-dark.mjs": "./components/templates/stubs/empty.ts",
+      "shiki/langs/javascript.mjs": "./components/templates/stubs/empty.ts",
+    },
+  },
 };
 
 export default nextConfig;

@@ -9,6 +9,9 @@ import { checkA11y, createPerson, expect, screenshots, signIn, test, type Person
  * per role: members edit, content editors read and publish only.
  */
 
+// why longer: these journeys render real pages many times on a shared 2-core machine.
+test.describe.configure({ timeout: 180_000 });
+
 const root = (text: string) => JSON.stringify({ root: { type: "container", style: { fontSize: 24 }, children: [{ type: "text", text }] } }, null, 2);
 
 /** A template made through the same verb as POST /v1/templates, for journeys that start in the editor. */
@@ -23,6 +26,7 @@ const firstPage = (page: Page) => page.getByRole("img", { name: /^Page 1 of \d+$
 /** Replaces the whole of composition.json as a person pasting over it would. */
 async function replaceComposition(page: Page, text: string) {
   const box = composition(page);
+  await expect(box).toBeVisible({ timeout: 30_000 }); // CodeMirror loads after the page
   await box.click();
   await page.keyboard.press("ControlOrMeta+A");
   await page.keyboard.insertText(text);
@@ -63,7 +67,7 @@ test("a member creates a template, edits it with a live preview and validation, 
   await replaceComposition(page, '{\n  "root": {\n    "type": "txt"\n  }\n}');
   const problems = page.getByRole("list", { name: "Problems in composition.json" });
   await expect(problems).toBeVisible();
-  await expect(problems).toContainText(/Line [1-3]/);
+  await expect(problems).toContainText("root.type");
   await expect(page.getByRole("alert").filter({ hasText: "content.composition.root" })).toBeVisible({ timeout: 15_000 });
 
   await replaceComposition(page, root("Saved and published"));
@@ -71,8 +75,7 @@ test("a member creates a template, edits it with a live preview and validation, 
   await page.keyboard.press("ControlOrMeta+S");
   await expect(page.getByText("Saved revision 2")).toBeVisible();
   await page.getByRole("button", { name: "Publish" }).click();
-  await expect(page.getByText("Published version 1")).toBeVisible();
-  await expect(page.getByText("Published version 1", { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("Published version 1").first()).toBeVisible();
   await checkA11y(page);
   await screenshots(page, "template-editor");
 
@@ -103,7 +106,6 @@ test("unsaved changes are not lost silently: leaving asks first", async ({ page 
   const member = await createPerson({ role: "member" });
   const id = await seedTemplate(member.workspaceId, "Guarded");
   await signIn(page, member.email, member.password, `/templates/${id}`);
-  await expect(composition(page)).toBeVisible();
   await replaceComposition(page, root("Not saved yet"));
   await expect(page.getByText("Unsaved changes")).toBeVisible();
   page.once("dialog", (d) => void d.dismiss());
@@ -156,11 +158,11 @@ test("a content editor reads the editor and publishes, but cannot change a templ
   await expect(page.getByRole("button", { name: "Create template" })).toHaveCount(0);
   await page.getByRole("link", { name: "Read only here" }).click();
   await expect(page.getByText("Your role (content editor) can read this template")).toBeVisible();
-  await expect(composition(page)).toHaveAttribute("contenteditable", "false");
+  await expect(composition(page)).toHaveAttribute("contenteditable", "false", { timeout: 30_000 });
   await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
   await expect(firstPage(page)).toBeVisible({ timeout: 20_000 });
   await page.getByRole("button", { name: "Publish" }).click();
-  await expect(page.getByText("Published version 1")).toBeVisible();
+  await expect(page.getByText("Published version 1").first()).toBeVisible();
   await checkA11y(page);
   await screenshots(page, "template-editor-content-editor");
   // The server refuses the save too, not only the page.

@@ -26,7 +26,18 @@ async function failureOf(res: Response): Promise<Failure> {
   return { message: `The preview failed (HTTP ${res.status})` };
 }
 
-export function PreviewPane({ templateId, request, title = "Preview" }: { templateId: string; request: PreviewRequest; title?: string }) {
+export function PreviewPane({
+  templateId,
+  request,
+  title = "Preview",
+  onProblems,
+}: {
+  templateId: string;
+  request: PreviewRequest;
+  title?: string;
+  /** The details[] of a refused preview (paths such as content.composition.root.type), [] after a render. */
+  onProblems?: (details: { path?: string; message: string }[]) => void;
+}) {
   const [shown, setShown] = useState<Shown | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
@@ -53,10 +64,13 @@ export function PreviewPane({ templateId, request, title = "Preview" }: { templa
       try {
         const first = await page(1);
         if (!first.ok) {
-          setFailure(await failureOf(first));
+          const f = await failureOf(first);
+          setFailure(f);
           setShown(null);
+          onProblems?.(f.details ?? []);
           return;
         }
+        onProblems?.([]);
         const count = Number(first.headers.get("x-page-count") ?? "1");
         const pages = [URL.createObjectURL(await first.blob())];
         const ms = Math.round(performance.now() - started);
@@ -129,7 +143,7 @@ export function PreviewPane({ templateId, request, title = "Preview" }: { templa
           </Button>
         </div>
       </div>
-      <div className="min-h-0 flex-1 overflow-auto p-3">
+      <div className="min-h-0 flex-1 overflow-auto p-3" tabIndex={0} role="region" aria-label={`${title}: pages`}>
         {problem || failure ? (
           <div role="alert" className="rounded-md border border-danger/40 bg-white p-4 text-sm">
             <p className="flex items-start gap-2 font-medium text-danger">

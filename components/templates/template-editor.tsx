@@ -69,6 +69,8 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
   const [active, setActive] = useState<TabId>("composition");
   const [problems, setProblems] = useState<Partial<Record<TabId, Problem[]>>>({});
   const [serverProblems, setServerProblems] = useState<{ path?: string; message: string }[]>([]);
+  // What the server's checks (the same as a save's) refused in the live preview, at their paths, while typing.
+  const [previewProblems, setPreviewProblems] = useState<{ path?: string; message: string }[]>([]);
   const [saving, setSaving] = useState(false);
   const [publishing, setPublishing] = useState(false);
   const [conflict, setConflict] = useState<Conflict | null>(null);
@@ -239,7 +241,9 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
   const tabIds: TabId[] = ["composition", "header", "footer", "settings", "data"];
   const problemList = [
     ...(problems[active] ?? []).map((p) => ({ where: `Line ${p.line}`, message: p.message })),
-    ...serverProblems.filter((p) => tabOfPath(p.path) === active).map((p) => ({ where: p.path ?? "", message: p.message })),
+    ...[...serverProblems, ...previewProblems]
+      .filter((p, i, all) => tabOfPath(p.path) === active && all.findIndex((q) => q.path === p.path && q.message === p.message) === i)
+      .map((p) => ({ where: (p.path ?? "").replace(/^content\.(composition\.)?/, ""), message: p.message })),
   ];
 
   return (
@@ -288,7 +292,7 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
             {tabIds.map((k) => (
               <TabsTrigger key={k} value={k}>
                 {tabLabels[k]}
-                {(problems[k]?.length ?? 0) + serverProblems.filter((p) => tabOfPath(p.path) === k).length > 0 && (
+                {(problems[k]?.length ?? 0) + [...serverProblems, ...previewProblems].filter((p) => tabOfPath(p.path) === k).length > 0 && (
                   <span className="ml-1.5 inline-block size-2 rounded-full bg-danger" aria-label="has problems" role="img" />
                 )}
               </TabsTrigger>
@@ -323,7 +327,7 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
           </div>
         </Tabs>
         <div className="h-[36rem] lg:h-[calc(100vh-16rem)] lg:min-h-[30rem]">
-          <PreviewPane templateId={template.id} request={previewRequest} />
+          <PreviewPane templateId={template.id} request={previewRequest} onProblems={setPreviewProblems} />
         </div>
       </div>
 

@@ -12,16 +12,34 @@ type Schema = JSONSchema7 & { $defs?: Record<string, JSONSchema7> };
 /** A subschema with its $ref followed (one level: the definitions are named, not nested refs). */
 function resolve(root: Schema, s: JSONSchema7 | undefined): JSONSchema7 | undefined {
   if (!s?.$ref) return s;
-  const name = s.$ref.replace(/^#\/\$defs\//, "");
+  const name = s.$ref.replace(/^#\/(\$defs|definitions)\//, "");
   return root.$defs?.[name] ?? (root.definitions?.[name] as JSONSchema7 | undefined);
 }
 
+/**
+ * The schema as draft 04/07 validators read it: `$defs` as `definitions`. why: codemirror-json-schema
+ * validates with json-schema-library's Draft04, which resolves `#/definitions/…` only and knows no `const`.
+ */
+function asDefinitions(s: Schema): Schema {
+  // `const` (draft 06) becomes a one-value `enum`, which Draft04 checks: the component types are told apart by it.
+  const text = JSON.stringify(s, (key, value: unknown) => {
+    if (value && typeof value === "object" && !Array.isArray(value) && "const" in value) {
+      const { const: only, ...other } = value as Record<string, unknown>;
+      return { ...other, enum: [only] };
+    }
+    return value;
+  }).replaceAll('"#/$defs/', '"#/definitions/');
+  const { $defs, $schema: _s, ...rest } = JSON.parse(text) as Schema;
+  return { ...rest, definitions: { ...(rest.definitions ?? {}), ...($defs ?? {}) } } as Schema;
+}
+
 /** Pure: the tab schemas of the content schema. */
-export function tabSchemas(content: Schema): TabSchemas {
+export function tabSchemas(served: Schema): TabSchemas {
+  const content = asDefinitions(served);
   const props = resolve(content, content)?.properties ?? {};
   const composition = resolve(content, props.composition as JSONSchema7) ?? {};
   const root = composition.properties?.root as JSONSchema7 | undefined;
-  const shared = { $schema: content.$schema, $defs: content.$defs, definitions: content.definitions } as Schema;
+  const shared = { definitions: content.definitions } as Schema;
   return {
     composition: { ...shared, type: "object", properties: { root: root ?? {} }, required: ["root"], additionalProperties: false },
     settings: { ...shared, ...(resolve(content, props.settings as JSONSchema7) ?? {}) },
