@@ -73,7 +73,7 @@ test("a member creates a template, edits it with a live preview and validation, 
   await replaceComposition(page, root("Saved and published"));
   await expect(problems).toBeHidden();
   await page.keyboard.press("ControlOrMeta+S");
-  await expect(page.getByText("Saved revision 2")).toBeVisible();
+  await expect(page.getByText("Saved revision 2").first()).toBeVisible();
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Published version 1").first()).toBeVisible();
   await checkA11y(page);
@@ -82,7 +82,7 @@ test("a member creates a template, edits it with a live preview and validation, 
   // A later edit, compared with version 1.
   await replaceComposition(page, root("Changed after publishing"));
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Saved revision 3")).toBeVisible();
+  await expect(page.getByText("Saved revision 3").first()).toBeVisible();
   await page.getByRole("button", { name: "Versions" }).click();
   await page.getByRole("button", { name: "Open version 1" }).click();
   const diff = page.getByLabel("Changes between this version and the draft");
@@ -123,7 +123,7 @@ test("a revision conflict between two people: one reloads, then the other overwr
 
   await replaceComposition(a.page, root("Ann's first change"));
   await a.page.getByRole("button", { name: "Save" }).click();
-  await expect(a.page.getByText("Saved revision 2")).toBeVisible();
+  await expect(a.page.getByText("Saved revision 2").first()).toBeVisible();
 
   await replaceComposition(b.page, root("Bob's stale change"));
   await b.page.getByRole("button", { name: "Save" }).click();
@@ -138,12 +138,12 @@ test("a revision conflict between two people: one reloads, then the other overwr
 
   await replaceComposition(a.page, root("Ann's second change"));
   await a.page.getByRole("button", { name: "Save" }).click();
-  await expect(a.page.getByText("Saved revision 3")).toBeVisible();
+  await expect(a.page.getByText("Saved revision 3").first()).toBeVisible();
   await replaceComposition(b.page, root("Bob overwrites"));
   await b.page.getByRole("button", { name: "Save" }).click();
   await expect(conflict).toContainText("Ann Editor saved revision 3");
   await conflict.getByRole("button", { name: "Overwrite" }).click();
-  await expect(b.page.getByText("Saved revision 4")).toBeVisible();
+  await expect(b.page.getByText("Saved revision 4").first()).toBeVisible();
   const draft = await templates.getDraft(systemCtx(ann.workspaceId, "e2e"), id);
   expect(JSON.stringify(draft.content)).toContain("Bob overwrites");
   await a.context.close();
