@@ -4,6 +4,7 @@
 // by the editor only, so no other page carries CodeMirror.
 "use client";
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { json, jsonLanguage, jsonParseLinter } from "@codemirror/lang-json";
 import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from "@codemirror/language";
 import { forEachDiagnostic, linter, lintGutter, lintKeymap } from "@codemirror/lint";
@@ -45,13 +46,13 @@ export default function CodeEditor({ value, onChange, label, language, schema, r
   });
 
   useEffect(() => {
-    // why not codemirror's basicSetup: the "codemirror" package installed is the legacy 5.x line;
-    // this is the same setup from the 6.x packages we have (no @codemirror/commands: the browser's
-    // own editing keys apply, without CodeMirror's undo history).
+    // CodeMirror's basicSetup, less what does not suit a form field: no Tab indentation (Tab moves
+    // focus on, so the editor is no keyboard trap) and no search panel.
     const extensions: Extension[] = [
       lineNumbers(),
       highlightActiveLineGutter(),
       foldGutter(),
+      history(),
       drawSelection(),
       indentOnInput(),
       syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
@@ -59,7 +60,7 @@ export default function CodeEditor({ value, onChange, label, language, schema, r
       closeBrackets(),
       autocompletion(),
       highlightActiveLine(),
-      keymap.of([...closeBracketsKeymap, ...completionKeymap, ...lintKeymap]),
+      keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),
       theme,
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ "aria-label": label }),
