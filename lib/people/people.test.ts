@@ -288,7 +288,7 @@ describe("invitations", () => {
       status: 409,
       message: `${admin.email} is already a member of this workspace`,
     });
-    expect((await refusal(createInvitation(owner.ctx, { email: "not an email", role: "member" }))).details).toEqual([{ path: "email", message: "must be an email address" }]);
+    expect((await refusal(createInvitation(owner.ctx, { email: "not an email", role: "member" }))).details).toEqual([{ path: "email", message: "must be an email address such as ada@example.com" }]);
   });
 
   it("a malformed or unknown link is 'not valid'", async () => {
