@@ -3,6 +3,7 @@ import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfInfo, pdfText } from "@/lib/testing/pdf";
 import { download, waitForState } from "@/lib/testing/renders";
+import { threeBadValuesContent, threeBadValuesData } from "../testing/bad-data";
 
 // Documents prepared from component templates and rendered for real: published versions, draft
 // previews, node documents and the Reports API, on the shared server and worker, checked in the
@@ -662,19 +663,8 @@ describe("an invoice end to end", () => {
 describe("data errors of a published version's render", () => {
   it("lists every missing or mistyped value at once, one detail per path, and creates no render", async () => {
     const w = await createTestWorkspace();
-    const { versionId } = await publishTemplate(w.key, {
-      composition: {
-        root: {
-          type: "container",
-          children: [
-            { type: "text", text: { path: ["customer", "name"] } },
-            { type: "text", text: { path: ["total"], format: { type: "currency", currency: "EUR" } } },
-            { type: "table", source: { path: ["lines"] }, columns: [{ id: "amount", header: "Amount", value: { path: ["amount"], format: { type: "number" } } }] },
-          ],
-        },
-      },
-    });
-    const res = await api("/v1/renders", { key: w.key, body: { templateVersionId: versionId, data: { customer: {}, total: "12", lines: [{ amount: 1 }, { amount: "x" }] } } });
+    const { versionId } = await publishTemplate(w.key, threeBadValuesContent);
+    const res = await api("/v1/renders", { key: w.key, body: { templateVersionId: versionId, data: threeBadValuesData } });
     const e = expectError(res, 400, "BAD_REQUEST");
     expect(e.details).toEqual([
       { path: "customer.name", message: "missing (no fallback)" },

@@ -4,6 +4,7 @@ import { createTestWorkspace, signIn } from "@/lib/testing/factories";
 import { api, expectError, type ApiResponse } from "@/lib/testing/http";
 import { imageSize, pdfText } from "@/lib/testing/pdf";
 import { slowHtml, waitForState } from "@/lib/testing/renders";
+import { threeBadValuesContent, threeBadValuesData } from "@/lib/testing/bad-data";
 
 // POST /v1/reports/render: the newest published version of a template found by name, answered
 // with the file itself. Timeouts and failures run in an environment of their own with a 1 s wait.
@@ -153,19 +154,8 @@ describe("POST /v1/reports/render", () => {
 
   it("reports every missing or mistyped value at once, one detail per path", async () => {
     const w = await createTestWorkspace();
-    await publishTemplate(w, "Three bad", {
-      composition: {
-        root: {
-          type: "container",
-          children: [
-            { type: "text", text: { path: ["customer", "name"] } },
-            { type: "text", text: { path: ["total"], format: { type: "currency", currency: "EUR" } } },
-            { type: "table", source: { path: ["lines"] }, columns: [{ id: "amount", header: "Amount", value: { path: ["amount"], format: { type: "number" } } }] },
-          ],
-        },
-      },
-    });
-    const data = { customer: {}, total: "12", lines: [{ amount: 1 }, { amount: "x" }] };
+    await publishTemplate(w, "Three bad", threeBadValuesContent);
+    const data = threeBadValuesData;
     for (const format of ["pdf", "png", "html"]) {
       const e = expectError(await report(w, { format, template: { name: "Three bad" }, data }), 400, "BAD_REQUEST");
       expect(e.details).toEqual([

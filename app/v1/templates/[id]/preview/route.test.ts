@@ -3,6 +3,7 @@ import type { Scope } from "@/lib/auth/scopes";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError, type ApiResponse } from "@/lib/testing/http";
 import { imageSize, pdfText } from "@/lib/testing/pdf";
+import { threeBadValuesContent, threeBadValuesData } from "@/lib/testing/bad-data";
 
 // POST /v1/templates/{id}/preview: the template's current draft rendered with data and answered as
 // the file itself (pdf, png) or as HTML.
@@ -197,21 +198,10 @@ describe("POST /v1/templates/{id}/preview", () => {
 
   it("reports every missing or mistyped value at once, naming each path, in files, HTML and the renders API's preview", async () => {
     const w = await createTestWorkspace();
-    const res0 = await api("/v1/templates", { key: w.key, body: { name: "Three bad", content: {
-      composition: {
-        root: {
-          type: "container",
-          children: [
-            { type: "text", text: { path: ["customer", "name"] } },
-            { type: "text", text: { path: ["total"], format: { type: "currency", currency: "EUR" } } },
-            { type: "table", source: { path: ["lines"] }, columns: [{ id: "amount", header: "Amount", value: { path: ["amount"], format: { type: "number" } } }] },
-          ],
-        },
-      },
-    } } });
+    const res0 = await api("/v1/templates", { key: w.key, body: { name: "Three bad", content: threeBadValuesContent } });
     expect(res0.status, res0.text).toBe(201);
     const id = res0.body.id as string;
-    const data = { customer: {}, total: "12", lines: [{ amount: 1 }, { amount: "x" }] };
+    const data = threeBadValuesData;
     const answers = [
       ...(await Promise.all(["pdf", "png", "html"].map((format) => preview(w.key, id, { data, format })))),
       await api("/v1/renders", { key: w.key, body: { preview: { templateId: id, data } } }),
