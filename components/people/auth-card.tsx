@@ -1,9 +1,9 @@
 // AuthCard: the frame of the pages outside the shell (sign-in's look): the wordmark, a card with
-// a heading and a sentence, and the content.
+// a heading and a sentence, the content, and an optional line under the card.
 import type { ReactNode } from "react";
 import { Wordmark } from "@/components/console/wordmark";
 
-export function AuthCard({ title, description, children }: { title: string; description?: ReactNode; children?: ReactNode }) {
+export function AuthCard({ title, description, children, footer }: { title: string; description?: ReactNode; children?: ReactNode; footer?: ReactNode }) {
   return (
     <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
       <div className="w-full max-w-sm">
@@ -15,6 +15,7 @@ export function AuthCard({ title, description, children }: { title: string; desc
           {description && <p className="mb-6 text-sm text-gray-600">{description}</p>}
           {children}
         </div>
+        {footer}
       </div>
     </main>
   );

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/console/sign-in-form";
-import { Wordmark } from "@/components/console/wordmark";
+import { AuthCard } from "@/components/people/auth-card";
 import { consoleSession, safeNextPath } from "@/lib/console";
 import { mailConfigured } from "@/lib/mail";
 
@@ -25,25 +25,21 @@ export default async function SignInPage({ searchParams }: Props) {
   const code = one(q.error);
   const initialError = code ? (errors[code] ?? "Sign-in failed; try again.") : undefined;
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center px-4 py-12">
-      <div className="w-full max-w-sm">
-        <div className="mb-8 flex justify-center">
-          <Wordmark className="text-2xl" />
-        </div>
-        <div className="rounded-lg border border-gray-200 bg-white p-6 shadow-sm sm:p-8">
-          <h1 className="mb-1 text-xl font-semibold text-gray-900">Sign in to Folio</h1>
-          <p className="mb-6 text-sm text-gray-600">{next === "/" ? "Use the email and password of your Folio account." : "Sign in to continue where you were."}</p>
-          <SignInForm next={next} initialError={initialError} />
-        </div>
-        {/* "Forgot password" exists only when the server sends mail (docs/api.md, People). */}
-        {mailConfigured() && (
+    <AuthCard
+      title="Sign in to Folio"
+      description={next === "/" ? "Use the email and password of your Folio account." : "Sign in to continue where you were."}
+      footer={
+        // "Forgot password" exists only when the server sends mail (docs/api.md, People).
+        mailConfigured() && (
           <p className="mt-6 text-center text-sm">
             <Link href="/forgot-password" className="font-medium text-accent underline-offset-4 hover:underline">
               Forgot password?
             </Link>
           </p>
-        )}
-      </div>
-    </main>
+        )
+      }
+    >
+      <SignInForm next={next} initialError={initialError} />
+    </AuthCard>
   );
 }
