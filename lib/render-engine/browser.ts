@@ -1,5 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Route } from "playwright-core";
 import { config } from "../config";
+import { ASSET_ORIGIN } from "../assets/refs";
 import { log } from "../log";
 import { browserUser, containedLaunch, describeContainment, SANDBOX_OFF_MESSAGE, type Containment } from "./containment";
 
@@ -27,7 +28,7 @@ export type Slot = {
   scripts: boolean;
 };
 
-export const ASSET_ORIGIN = "http://assets.invalid";
+export { ASSET_ORIGIN } from "../assets/refs";
 
 /** Relaunch the browser after this many renders, to bound what a long-lived browser accumulates. */
 const RENDERS_PER_BROWSER = 2_000;

@@ -1,4 +1,5 @@
 import type { CDPSession } from "playwright-core";
+import type { AssetRef } from "../assets/refs";
 import { config } from "../config";
 import type { RenderFormat } from "../db/schema";
 import type { ResolvedSettings } from "../renders/schemas";
@@ -17,6 +18,8 @@ export type RenderJob = {
   image?: { page: number; scale: number };
   pageRanges?: string;
   test: boolean;
+  /** Files the page may load under ASSET_ORIGIN (fonts, images, stylesheets), from the file store. */
+  assets?: AssetRef[];
 };
 
 /** The file, and the pages of the document (for an image: of the document it shows one page of). */

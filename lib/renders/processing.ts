@@ -1,3 +1,4 @@
+import { AssetRefs } from "../assets/refs";
 import { config } from "../config";
 import { db, withTx, type Tx } from "../db/client";
 import type { RenderErrorRecord } from "../db/schema";
@@ -81,6 +82,7 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
           image: row.options.image,
           pageRanges: row.options.pageRanges,
           test: row.test,
+          assets: row.payload?.assets === undefined ? undefined : AssetRefs.parse(row.payload.assets),
         },
         controller.signal,
       ),

@@ -27,6 +27,7 @@ export function renderRowFrom(r: Record<string, unknown>): RenderRow {
     attempts: r.attempts as number,
     leaseExpiresAt: date(r.lease_expires_at),
     error: r.error as RenderErrorRecord | null,
+    warnings: (r.warnings ?? null) as RenderRow["warnings"],
     pageCount: r.page_count as number | null,
     outputBytes: r.output_bytes === null ? null : Number(r.output_bytes),
     durationMs: r.duration_ms as number | null,

@@ -41,6 +41,7 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
     attempts: 0,
     leaseExpiresAt: null,
     error: null,
+    warnings: null,
     pageCount: null,
     outputBytes: null,
     durationMs: null,

@@ -9,3 +9,5 @@ export * from "./usage-days";
 export * from "./templates";
 export * from "./invitations";
 export * from "./password-reset-tokens";
+export * from "./assets";
+export * from "./workspace-files";

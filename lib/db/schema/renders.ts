@@ -9,6 +9,8 @@ export const renderFormats = ["pdf", "png", "jpeg"] as const;
 export type RenderFormat = (typeof renderFormats)[number];
 
 export type RenderErrorRecord = { code: string; diagnostic: string; message: string };
+/** A diagnostic of a render that still succeeded (font_glyphs_missing: characters no font covers). */
+export type RenderWarningRecord = { diagnostic: string; message: string };
 /** What the worker needs besides the document: output options fixed at creation. */
 export type RenderOptions = { image?: { page: number; scale: number }; pageRanges?: string };
 
@@ -33,6 +35,8 @@ export const renders = pgTable(
     /** While processing: the worker renews it; past it, the render is taken back (worker died). */
     leaseExpiresAt: ts("lease_expires_at"),
     error: jsonb("error").$type<RenderErrorRecord>(),
+    /** Diagnostics of a succeeded render (shown as result.warnings). */
+    warnings: jsonb("warnings").$type<RenderWarningRecord[]>(),
     pageCount: integer("page_count"),
     outputBytes: bigint("output_bytes", { mode: "number" }),
     /** Wall time of the successful attempt, in ms. */

@@ -1,5 +1,6 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
+import { workspaceFolders } from "./workspace-files";
 import { workspaces } from "./workspaces";
 
 export const templateKinds = ["component", "handlebars"] as const;
@@ -14,6 +15,8 @@ export const templates = pgTable(
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     kind: text("kind", { enum: templateKinds }).notNull().default("component"),
+    /** The folder it lives in (null: the workspace's root); its stylesheet paths resolve from there. */
+    folderId: text("folder_id").references(() => workspaceFolders.id),
     /** The draft's content; every save bumps draftRevision and keeps a copy in template_revisions. */
     draft: jsonb("draft").$type<Record<string, unknown>>().notNull(),
     draftRevision: integer("draft_revision").notNull().default(1),
@@ -55,12 +58,29 @@ export const templateVersions = pgTable(
     name: text("name").notNull(),
     kind: text("kind", { enum: templateKinds }).notNull(),
     content: jsonb("content").$type<Record<string, unknown>>().notNull(),
+    /**
+     * What the version copied when published (spec Versioning 5): the stylesheets' text and the
+     * blobs of its images and fonts, so later edits or deletions of workspace files and assets
+     * change no published version. Null for versions published before files existed.
+     */
+    resources: jsonb("resources").$type<Record<string, unknown>>(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("template_versions_template_version_idx").on(t.templateId, t.version),
     index("template_versions_workspace_idx").on(t.workspaceId),
   ],
+);
+
+/** The blobs a published version copied (spec Versioning 5): they stay while the version exists. */
+export const templateVersionBlobs = pgTable(
+  "template_version_blobs",
+  {
+    versionId: text("version_id").notNull().references(() => templateVersions.id, { onDelete: "cascade" }),
+    workspaceId: text("workspace_id").notNull(),
+    sha256: text("sha256").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.versionId, t.sha256] }), index("template_version_blobs_blob_idx").on(t.workspaceId, t.sha256)],
 );
 
 export type TemplateRow = typeof templates.$inferSelect;
