@@ -13,7 +13,7 @@ import { countUsage } from "./usage";
 const ACTIVE = ["queued", "processing"] as const;
 
 type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "format" | "options"> &
-  Partial<Pick<RenderRow, "templateId" | "templateVersionId" | "requestId">>;
+  Partial<Pick<RenderRow, "templateId" | "templateVersionId" | "requestId" | "destinationId" | "destinationName" | "destinationKey" | "keepCopy">>;
 
 /**
  * Queues a render: its row, its input and the workers' wake-up in one statement, so the hot path
@@ -22,9 +22,11 @@ type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "for
 export async function insertRender(ex: Executor, row: NewRender, payload: Record<string, unknown>): Promise<RenderRow> {
   const [r] = await ex.execute<{ created_at: string | Date; updated_at: string | Date }>(sql`
     with r as (
-      insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id, request_id)
+      insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id, request_id,
+                           destination_id, destination_name, destination_key, keep_copy)
       values (${row.id}, ${row.workspaceId}, ${row.test}, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb,
-              ${row.templateId ?? null}, ${row.templateVersionId ?? null}, ${row.requestId ?? null})
+              ${row.templateId ?? null}, ${row.templateVersionId ?? null}, ${row.requestId ?? null},
+              ${row.destinationId ?? null}, ${row.destinationName ?? null}, ${row.destinationKey ?? null}, ${row.keepCopy ?? true})
       returning created_at, updated_at
     ), i as (
       insert into render_inputs (render_id, payload) select ${row.id}, ${JSON.stringify(payload)}::jsonb from r
@@ -42,6 +44,10 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
     leaseExpiresAt: null,
     error: null,
     warnings: null,
+    destinationId: row.destinationId ?? null,
+    destinationName: row.destinationName ?? null,
+    destinationKey: row.destinationKey ?? null,
+    keepCopy: row.keepCopy ?? true,
     pageCount: null,
     outputBytes: null,
     durationMs: null,

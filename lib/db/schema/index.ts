@@ -11,3 +11,5 @@ export * from "./invitations";
 export * from "./password-reset-tokens";
 export * from "./assets";
 export * from "./workspace-files";
+export * from "./destinations";
+export * from "./webhooks";

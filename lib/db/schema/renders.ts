@@ -41,6 +41,16 @@ export const renders = pgTable(
     outputBytes: bigint("output_bytes", { mode: "number" }),
     /** Wall time of the successful attempt, in ms. */
     durationMs: integer("duration_ms"),
+    /**
+     * A storage destination (spec: Render destination): the saved destination (no foreign key: a
+     * deleted one fails the render), its name and the full object key, fixed at creation (a later
+     * prefix applies only to later renders; changed access keys apply to queued ones).
+     */
+    destinationId: text("destination_id"),
+    destinationName: text("destination_name"),
+    destinationKey: text("destination_key"),
+    /** false: no service-side copy is kept (spec: keepCopy). */
+    keepCopy: boolean("keep_copy").notNull().default(true),
     /** Key in the service-file store; null until stored, and when no copy is kept. */
     fileKey: text("file_key"),
     createdAt: ts("created_at").notNull().defaultNow(),
