@@ -6,7 +6,7 @@ import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import type { AuditActor, AuditEvent } from "@/lib/audit";
 
 const actorIcons = { user: User, apiKey: KeyRound, system: Bot } as const;
-const targetLabels: Record<string, string> = { api_key: "API key", user: "Person", workspace: "Workspace", template: "Template", render: "Render" };
+const targetLabels: Record<string, string> = { api_key: "API key", user: "Person", workspace: "Workspace", template: "Template", render: "Render", workspace_folder: "Folder", workspace_file: "File" };
 
 export function ActorCell({ actor }: { actor: AuditActor }) {
   const Icon = actorIcons[actor.type];

@@ -11,6 +11,7 @@ import { newId } from "../db/ids";
 import type { TemplateRevisionRow, TemplateRow, TemplateVersionRow } from "../db/schema";
 import { AppError, conflict, fromZodError, notFound } from "../errors";
 import { decodeCursor, decodeNumberCursor, PageQuery, toNumberPage, toPage, type OrderedPageQuery, type Page } from "../paging";
+import { getFolder, requireFolder } from "../workspace-files";
 import * as repo from "./repository";
 import { ComponentContent } from "./schema";
 
@@ -21,18 +22,19 @@ export const CreateTemplateInput = z.strictObject({
   name: TemplateName,
   description: TemplateDescription.optional(),
   kind: z.enum(["component", "handlebars"]).optional(),
-  folderId: z.string().min(1).max(128).optional(),
+  /** The folder it lives in (its stylesheet paths resolve from there); absent or null: the root. */
+  folderId: z.string().min(1).max(128).nullable().optional(),
   content: z.unknown(),
 });
 export type CreateTemplateInput = z.infer<typeof CreateTemplateInput>;
 
 export const UpdateTemplateInput = z
-  .strictObject({ name: TemplateName.optional(), description: TemplateDescription.optional() })
-  .refine((b) => b.name !== undefined || b.description !== undefined, "send name, description or both");
+  .strictObject({ name: TemplateName.optional(), description: TemplateDescription.optional(), folderId: z.string().min(1).max(128).nullable().optional() })
+  .refine((b) => b.name !== undefined || b.description !== undefined || b.folderId !== undefined, "send name, description, folderId (null for the root), or several");
 export type UpdateTemplateInput = z.infer<typeof UpdateTemplateInput>;
 
-/** GET /v1/templates: paging plus `q`, a case-insensitive part of the name. */
-export const ListTemplatesQuery = PageQuery.extend({ q: z.string().min(1).max(120).optional() });
+/** GET /v1/templates: paging plus `q`, a case-insensitive part of the name, and `folderId` (a folder, or `root`). */
+export const ListTemplatesQuery = PageQuery.extend({ q: z.string().min(1).max(120).optional(), folderId: z.string().min(1).max(128).optional() });
 export type ListTemplatesQuery = z.infer<typeof ListTemplatesQuery>;
 
 export const SaveDraftInput = z.strictObject({ content: z.unknown(), expectedRevision: z.number().int().min(1) });
@@ -44,6 +46,8 @@ export type Template = {
   name: string;
   description: string;
   kind: "component" | "handlebars";
+  /** The workspace folder it lives in; absent: the root. */
+  folderId?: string;
   draftRevision: number;
   createdAt: string;
   updatedAt: string;
@@ -86,6 +90,7 @@ function toTemplate(t: TemplateRow, withDraft: boolean): Template {
     createdAt: t.createdAt.toISOString(),
     updatedAt: t.updatedAt.toISOString(),
   };
+  if (t.folderId) out.folderId = t.folderId;
   if (withDraft) out.draft = t.draft;
   return out;
 }
@@ -159,16 +164,16 @@ async function templateRow(ctx: Ctx, id: string): Promise<TemplateRow> {
 export async function createTemplate(ctx: Ctx, input: CreateTemplateInput): Promise<Template> {
   requireScope(ctx, "template:write");
   refuseHandlebars(input.kind);
-  // why: workspace folders arrive with their own issue; until then no id can name one.
-  if (input.folderId !== undefined) throw notFound("folder", input.folderId);
   const content = parseContent(input.content);
   const created = await withTx(async (tx) => {
+    if (input.folderId) await requireFolder(tx, ctx.workspaceId, input.folderId);
     const t = await repo.insertTemplate(tx, {
       id: newId("tpl"),
       workspaceId: ctx.workspaceId,
       name: input.name,
       description: input.description ?? "",
       kind: "component",
+      folderId: input.folderId ?? null,
       draft: content,
     });
     const actor = actorRef(ctx);
@@ -185,10 +190,15 @@ export async function getTemplate(ctx: Ctx, id: string): Promise<Template> {
   return t!;
 }
 
-/** A page of the workspace's templates, newest first, optionally those whose name contains `q` (any letter case). */
+/**
+ * A page of the workspace's templates, newest first, optionally those whose name contains `q` (any
+ * letter case) and those in one folder (`root`: the workspace's root).
+ */
 export async function listTemplates(ctx: Ctx, query: ListTemplatesQuery): Promise<Page<Template>> {
   requireScope(ctx, "template:read");
-  const rows = await repo.listTemplates(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor), query.q);
+  const folder = query.folderId === undefined ? undefined : query.folderId === "root" ? null : query.folderId;
+  if (folder) await getFolder(ctx, folder); // 404 for a folder the workspace lacks
+  const rows = await repo.listTemplates(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor), query.q, folder);
   const page = toPage(rows, query.limit, (t) => toTemplate(t, false));
   return { ...page, items: await withEdits(ctx, page.items) };
 }
@@ -196,6 +206,7 @@ export async function listTemplates(ctx: Ctx, query: ListTemplatesQuery): Promis
 export async function updateTemplate(ctx: Ctx, id: string, input: UpdateTemplateInput): Promise<Template> {
   requireScope(ctx, "template:write");
   const updated = await withTx(async (tx) => {
+    if (input.folderId) await requireFolder(tx, ctx.workspaceId, input.folderId);
     const t = await repo.updateTemplate(tx, ctx.workspaceId, id, input);
     if (!t) throw notFound("template", id);
     await recordAudit(tx, ctx, "template.update", { type: "template", id }, input);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, ilike, inArray, lt, max, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, max, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
 import { apiKeys, templateRevisions, templates, templateVersions, users, type TemplateRow } from "../db/schema";
@@ -18,7 +18,8 @@ export async function findTemplate(ex: Executor, workspaceId: string, id: string
 /** `%` and `_` in a search are literal characters, not LIKE wildcards. */
 const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export function listTemplates(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor, nameContains?: string) {
+/** `folderId`: undefined for every folder, null for the workspace's root. */
+export function listTemplates(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor, nameContains?: string, folderId?: string | null) {
   return ex
     .select()
     .from(templates)
@@ -26,6 +27,7 @@ export function listTemplates(ex: Executor, workspaceId: string, limit: number, 
       and(
         eq(templates.workspaceId, workspaceId),
         nameContains === undefined ? undefined : ilike(templates.name, likeContains(nameContains)),
+        folderId === undefined ? undefined : folderId === null ? isNull(templates.folderId) : eq(templates.folderId, folderId),
         olderThan(templates.createdAt, templates.id, cursor),
       ),
     )
@@ -33,7 +35,7 @@ export function listTemplates(ex: Executor, workspaceId: string, limit: number, 
     .limit(limit + 1);
 }
 
-export async function updateTemplate(ex: Executor, workspaceId: string, id: string, set: Partial<Pick<TemplateRow, "name" | "description">>) {
+export async function updateTemplate(ex: Executor, workspaceId: string, id: string, set: Partial<Pick<TemplateRow, "name" | "description" | "folderId">>) {
   const [t] = await ex
     .update(templates)
     .set({ ...set, updatedAt: sql`now()` })

@@ -1,0 +1,142 @@
+/**
+ * Inputs and answers of workspace folders and files (decisions.md: Assets, folders, files; spec:
+ * Limits > Templates and workspace files). Names are checked by `nameProblem` (paths.ts), so the
+ * rules that resolve paths and the rules that make names are one.
+ */
+import { z } from "zod";
+import { PageQuery } from "../paging";
+import { MAX_FILE_NAME, MAX_FOLDER_NAME, nameProblem } from "./paths";
+
+/** spec: Limits > Workspace file: 1,000,000 characters. */
+export const MAX_TEXT_FILE_CHARS = 1_000_000;
+
+/** Details of a refusal list at most this many users or contents, then say how many more. */
+export const MAX_LISTED = 20;
+
+const named = (max: number) =>
+  z.string().superRefine((name, ctx) => {
+    const problem = nameProblem(name, max);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
+
+export const FolderName = named(MAX_FOLDER_NAME);
+export const FileName = named(MAX_FILE_NAME);
+
+const Id = z.string().min(1).max(128);
+
+/** A folder filter of a list: a folder ID, or `root` (the same as leaving it out) for the workspace's root. */
+export const FolderFilter = Id;
+export const ROOT = "root";
+
+export const CreateFolderInput = z.strictObject({ name: FolderName, parentId: Id.nullable().optional() });
+export type CreateFolderInput = z.infer<typeof CreateFolderInput>;
+
+export const UpdateFolderInput = z
+  .strictObject({ name: FolderName.optional(), parentId: Id.nullable().optional() })
+  .refine((b) => b.name !== undefined || b.parentId !== undefined, "send name, parentId (null for the root) or both");
+export type UpdateFolderInput = z.infer<typeof UpdateFolderInput>;
+
+/** GET /v1/workspace-folders: the folders in `parentId` (the root when absent or `root`), by name. */
+export const ListFoldersQuery = PageQuery.extend({ parentId: FolderFilter.optional() });
+export type ListFoldersQuery = z.infer<typeof ListFoldersQuery>;
+
+/** A text file (`content`) or an asset-backed one (`assetId`): exactly one of the two. */
+export const CreateFileInput = z
+  .strictObject({
+    folderId: Id.nullable().optional(),
+    name: FileName,
+    content: z.string().optional(),
+    assetId: Id.optional(),
+  })
+  .superRefine((b, ctx) => {
+    if ((b.content === undefined) === (b.assetId === undefined))
+      ctx.addIssue({ code: "custom", path: b.content === undefined ? ["content"] : ["assetId"], message: "send content (a text file) or assetId (an uploaded file), not both" });
+  });
+export type CreateFileInput = z.infer<typeof CreateFileInput>;
+
+export const UpdateFileInput = z
+  .strictObject({ name: FileName.optional(), folderId: Id.nullable().optional(), assetId: Id.optional() })
+  .refine((b) => b.name !== undefined || b.folderId !== undefined || b.assetId !== undefined, "send name, folderId (null for the root), assetId, or several");
+export type UpdateFileInput = z.infer<typeof UpdateFileInput>;
+
+export const SaveFileContentInput = z.strictObject({ content: z.string(), expectedRevision: z.number().int().min(1) });
+export type SaveFileContentInput = z.infer<typeof SaveFileContentInput>;
+
+/** GET /v1/workspace-files: the files in `folderId` (the root when absent or `root`), by name. */
+export const ListFilesQuery = PageQuery.extend({
+  folderId: FolderFilter.optional(),
+  kind: z.enum(["text", "asset"]).optional(),
+  mediaType: z.string().min(1).max(255).optional(),
+});
+export type ListFilesQuery = z.infer<typeof ListFilesQuery>;
+
+export type Folder = {
+  id: string;
+  name: string;
+  parentId?: string;
+  /** The names from the workspace's root, joined with `/`: `brand/letters`. */
+  path: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Who saved a file last: a person (name when set, email), an API key (its name), or the system. */
+export type FileEditor = { type: "user" | "apiKey" | "system"; id: string; name?: string; email?: string };
+
+export type WorkspaceFile = {
+  id: string;
+  name: string;
+  folderId?: string;
+  /** The names from the workspace's root, joined with `/`: `brand/print.css`. */
+  path: string;
+  kind: "text" | "asset";
+  mediaType: string;
+  /** Bytes: the UTF-8 length of a text file, the asset's size for an asset-backed one. */
+  size: number;
+  /** 1 when created; every content save (or a new asset) adds 1. */
+  revision: number;
+  assetId?: string;
+  createdAt: string;
+  updatedAt: string;
+  updatedBy: { type: "user" | "apiKey" | "system"; id: string };
+  /** A text file's content: only in the answer for one file. */
+  content?: string;
+};
+
+/**
+ * Who uses a file (GET /v1/workspace-files/{id}/usages): a template's draft naming it among its
+ * stylesheets, or a text stylesheet naming it in url() or @import. `reference` is the path as
+ * written there; `field` says where (composition.stylesheets.0).
+ */
+export type FileUsage = {
+  type: "template" | "file";
+  id: string;
+  /** The template's name, or the stylesheet's path. */
+  name: string;
+  as: "stylesheet" | "url" | "import";
+  reference: string;
+  field?: string;
+};
+
+/**
+ * Text files by extension: the media type each gets. Stylesheets are what renders use now;
+ * partials, helpers and data files are kept for the issues that use them.
+ */
+export const textMediaTypes: Record<string, string> = {
+  css: "text/css",
+  hbs: "text/x-handlebars-template",
+  html: "text/html",
+  js: "text/javascript",
+  json: "application/json",
+  txt: "text/plain",
+};
+
+/** The media type of a text file named `name`, or undefined when its extension is not a text file's. */
+export function textMediaType(name: string): string | undefined {
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? textMediaTypes[name.slice(dot + 1).toLowerCase()] : undefined;
+}
+
+export const textExtensionsList = Object.keys(textMediaTypes)
+  .map((e) => `.${e}`)
+  .join(", ");
