@@ -44,4 +44,6 @@ export const pages: ConsolePage[] = [
 
   // The editor (/templates/{id}) needs a template; e2e/templates.spec.ts opens it per role.
   { path: "/templates", name: "templates", heading: "Templates", roles: everyRole },
+  // Every role reads files; e2e/files.spec.ts checks that a content editor cannot change them.
+  { path: "/files", name: "files", heading: "Files", roles: everyRole },
 ];

@@ -1,7 +1,7 @@
 // MainNav: the console's sections a role may open (lib/console/sections.ts), as a side bar from
 // 768 px and behind a menu button below that.
 "use client";
-import { ClipboardList, FileText, Home, KeyRound, Menu, Printer, Settings, Users, X, type LucideIcon } from "lucide-react";
+import { ClipboardList, FileText, FolderOpen, Home, KeyRound, Menu, Printer, Settings, Users, X, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
@@ -11,6 +11,7 @@ import { sections, type Role } from "@/lib/console/sections";
 const icons: Record<string, LucideIcon> = {
   "/": Home,
   "/templates": FileText,
+  "/files": FolderOpen,
   "/renders": Printer,
   "/api-keys": KeyRound,
   "/people": Users,

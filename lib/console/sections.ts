@@ -21,6 +21,8 @@ const everyone: readonly Role[] = ["owner", "admin", "member", "content_editor"]
 export const sections: readonly Section[] = [
   { href: "/", label: "Home", roles: everyone, action: "open the console" },
   { href: "/templates", label: "Templates", roles: everyone, action: "open templates" },
+  // Every role reads workspace files; content editors (no template:write) only read.
+  { href: "/files", label: "Files", roles: everyone, action: "open workspace files" },
   { href: "/renders", label: "Renders", roles: everyone, action: "see renders" },
   // spec: Roles in the web console: only owners and admins manage keys.
   { href: "/api-keys", label: "API keys", roles: ["owner", "admin"], action: "manage API keys" },

@@ -234,6 +234,29 @@ export async function listFolders(ctx: Ctx, query: ListFoldersQuery): Promise<Pa
   return toNamePage(rows, query.limit, (f) => toFolder(f, pathIn(tree, parentId, f.name)));
 }
 
+/** The folders from the root down to folder `id` (itself last), for breadcrumbs; 404 for a folder the workspace lacks. */
+export async function folderTrail(ctx: Ctx, id: string): Promise<{ id: string; name: string }[]> {
+  requireScope(ctx, "template:read");
+  const tree = await folderTree(db(), ctx.workspaceId);
+  if (!tree.folder(id)) throw notFound("folder", id);
+  const trail: { id: string; name: string }[] = [];
+  for (let at: string | null = id; at !== null && trail.length <= MAX_FOLDER_DEPTH; ) {
+    const f: { id: string; name: string; parentId: string | null } = tree.folder(at)!;
+    trail.unshift({ id: f.id, name: f.name });
+    at = f.parentId;
+  }
+  return trail;
+}
+
+/**
+ * The workspace's uploaded files a workspace file may point at (ready assets, newest first, up to
+ * 200), for the console's "add an uploaded file" picker (asset:manage).
+ */
+export async function assetChoices(ctx: Ctx): Promise<{ id: string; filename: string; kind: string; mediaType: string; size: number }[]> {
+  requireScope(ctx, "asset:manage");
+  return repo.readyAssets(db(), ctx.workspaceId, 200);
+}
+
 /** Every folder of the workspace with its path, sorted by path (for pickers: move to, place a template in). */
 export async function allFolders(ctx: Ctx): Promise<{ id: string; path: string }[]> {
   requireScope(ctx, "template:read");

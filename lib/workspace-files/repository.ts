@@ -1,4 +1,4 @@
-import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "../db/client";
 import { apiKeys, assets, templates, users, workspaceFiles, workspaceFolders, type WorkspaceFileRow, type WorkspaceFolderRow } from "../db/schema";
@@ -219,6 +219,16 @@ export async function findAssetForFile(ex: Executor, workspaceId: string, id: st
     .where(and(eq(assets.workspaceId, workspaceId), eq(assets.id, id)))
     .for("share");
   return a;
+}
+
+/** Ready assets of the workspace, newest first. */
+export function readyAssets(ex: Executor, workspaceId: string, limit: number) {
+  return ex
+    .select({ id: assets.id, filename: assets.filename, kind: assets.kind, mediaType: assets.mediaType, size: assets.size })
+    .from(assets)
+    .where(and(eq(assets.workspaceId, workspaceId), eq(assets.state, "ready")))
+    .orderBy(desc(assets.createdAt), desc(assets.id))
+    .limit(limit);
 }
 
 /** The files that name an asset (deleting the asset is refused while one does). */
