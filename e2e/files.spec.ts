@@ -89,7 +89,7 @@ test("a member makes a folder and a stylesheet, edits it, meets a conflict, and 
   await expect(refusal.getByRole("list", { name: "What it holds" })).toContainText(`file brand/print.css (${fileId})`);
   await checkA11y(page);
   await screenshots(page, "files-folder-refusal");
-  await refusal.getByRole("button", { name: "Close" }).click();
+  await refusal.getByRole("button", { name: "OK" }).click();
 
   // The stylesheet is in use: deleting it is refused, naming the template.
   await page.getByRole("link", { name: "brand", exact: true }).click();
@@ -98,7 +98,7 @@ test("a member makes a folder and a stylesheet, edits it, meets a conflict, and 
   await page.getByRole("alertdialog", { name: "Delete print.css?" }).getByRole("button", { name: "Delete file" }).click();
   const inUse = page.getByRole("dialog", { name: "print.css cannot be deleted" });
   await expect(inUse.getByRole("list", { name: "What uses it" })).toContainText(`template ${tpl.id} (Branded invoice) uses it as stylesheet brand/print.css`);
-  await inUse.getByRole("button", { name: "Close" }).click();
+  await inUse.getByRole("button", { name: "OK" }).click();
 
   // Once no draft names it, it goes.
   await templates.saveDraft(ctx, tpl.id, { content: { composition: { root: { type: "text", text: "x" } } }, expectedRevision: 1 });

@@ -3,6 +3,7 @@ import { ChevronRight } from "lucide-react";
 import Link from "next/link";
 
 export function FolderBreadcrumbs({ trail, file }: { trail: { id: string; name: string }[]; file?: string }) {
+  if (trail.length === 0 && file === undefined) return null; // the top level: the page's heading says where
   const parts = [{ href: "/files", name: "Files" }, ...trail.map((t) => ({ href: `/files?folder=${t.id}`, name: t.name }))];
   const last = file ?? (trail.length ? parts.pop()!.name : undefined);
   return (

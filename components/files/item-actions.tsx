@@ -142,7 +142,7 @@ export function ItemActions({ item, folders }: { item: Item; folders: { id: stri
         ) : null}
         <DialogFooter>
           <Button variant="secondary" onClick={() => setRefusal(null)}>
-            Close
+            OK
           </Button>
         </DialogFooter>
       </Dialog>
