@@ -1,5 +1,9 @@
 import type { Page } from "@playwright/test";
+import { createHash, randomBytes } from "node:crypto";
 import { systemCtx } from "../lib/auth/context";
+import { db } from "../lib/db/client";
+import { newId } from "../lib/db/ids";
+import { assets } from "../lib/db/schema";
 import * as templates from "../lib/templates";
 import * as files from "../lib/workspace-files";
 import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fixtures";
@@ -15,6 +19,24 @@ import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fi
 test.describe.configure({ timeout: 180_000 });
 
 const editorBox = (page: Page, name: string) => page.getByRole("textbox", { name });
+
+/** A ready font asset, as an upload leaves it (this journey is about files, not uploads). */
+async function seedFont(workspaceId: string, filename: string) {
+  const sha256 = createHash("sha256").update(randomBytes(16)).digest("hex");
+  await db().insert(assets).values({
+    id: newId("ast"),
+    workspaceId,
+    kind: "font",
+    filename,
+    mediaType: "font/woff2",
+    size: 48_213,
+    sha256,
+    state: "ready",
+    createdByType: "system",
+    createdById: "e2e",
+    uploadedAt: new Date(),
+  });
+}
 
 /** Replaces the editor's whole text as a person pasting over it would. */
 async function replaceText(page: Page, name: string, text: string) {
@@ -79,8 +101,20 @@ test("a member makes a folder and a stylesheet, edits it, meets a conflict, and 
   await expect(page.getByRole("region", { name: "Used by" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Template Branded invoice" })).toBeVisible();
 
-  // The folder is not empty: deleting it is refused, with what it holds.
+  // An uploaded font gets a name at the top level, next to the folder and the template.
+  await seedFont(member.workspaceId, "Inter-Regular.woff2");
   await page.getByRole("navigation", { name: "Folder path" }).getByRole("link", { name: "Files" }).click();
+  await page.getByRole("button", { name: "Add uploaded file" }).click();
+  const addDialog = page.getByRole("dialog", { name: "Add an uploaded file" });
+  await expect(addDialog.getByLabel("Name")).toHaveValue("Inter-Regular.woff2");
+  await addDialog.getByLabel("Name").fill("Inter.woff2");
+  await addDialog.getByRole("button", { name: "Add file" }).click();
+  await expect(page.getByRole("row").filter({ hasText: "Inter.woff2" })).toContainText("Font");
+  await expect(page.getByRole("row").filter({ hasText: "Branded invoice" })).toContainText("Template");
+  await checkA11y(page);
+  await screenshots(page, "files-listing");
+
+  // The folder is not empty: deleting it is refused, with what it holds.
   await page.getByRole("button", { name: "Actions for brand", exact: true }).click();
   await page.getByRole("menuitem", { name: "Delete" }).click();
   await page.getByRole("alertdialog", { name: "Delete brand?" }).getByRole("button", { name: "Delete folder" }).click();
