@@ -13,10 +13,14 @@ function withFile<T>(bytes: Uint8Array, fn: (file: string) => T): T {
   }
 }
 
-/** The text poppler extracts from a PDF, or from one page of it (from 1). */
-export function pdfText(bytes: Uint8Array, page?: number): string {
+/**
+ * The text poppler extracts from a PDF, or from one page of it (from 1): laid out as on the page,
+ * or with `raw` in the order it was drawn (a line mixing fonts of different heights, such as Latin
+ * and CJK, is then not split by poppler's layout guess).
+ */
+export function pdfText(bytes: Uint8Array, page?: number, opts: { raw?: boolean } = {}): string {
   return withFile(bytes, (f) =>
-    execFileSync("pdftotext", ["-layout", ...(page ? ["-f", String(page), "-l", String(page)] : []), f, "-"], { encoding: "utf8" }),
+    execFileSync("pdftotext", [opts.raw ? "-raw" : "-layout", ...(page ? ["-f", String(page), "-l", String(page)] : []), f, "-"], { encoding: "utf8" }),
   );
 }
 
