@@ -11,6 +11,7 @@ import { BrowserPool } from "@/lib/render-engine/browser";
 import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL } from "@/lib/renders/processing";
+import { handleBlobDeletion } from "./jobs/blob-deletion";
 import { handleFileDeletion } from "./jobs/file-deletion";
 import { handleMaintenance } from "./jobs/maintenance";
 import { handleNextRender } from "./jobs/render";
@@ -36,6 +37,9 @@ async function main() {
   await b.work("retention", async () => handleRetention());
   await b.work<QueuePayload<"file-deletion">>("file-deletion", async (jobs) => {
     for (const job of jobs) await handleFileDeletion(job.data);
+  });
+  await b.work<QueuePayload<"blob-deletion">>("blob-deletion", async (jobs) => {
+    for (const job of jobs) await handleBlobDeletion(job.data);
   });
   await b.schedule("maintenance", queues.maintenance.cron);
   await b.schedule("retention", queues.retention.cron);

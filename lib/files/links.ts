@@ -29,3 +29,24 @@ export function verifyDownloadToken(token: string, now = Date.now()): DownloadGr
   if (now > expiresAt) throw forbidden("This download link has expired; read the render again for a fresh link");
   return { key, contentType, filename, expiresAt };
 }
+
+/** The purpose of the key upload grants are sealed with: a download token never opens as an upload, nor the reverse. */
+const UPLOAD_LINKS = "upload-links";
+
+export type UploadGrant = { assetId: string; workspaceId: string; expiresAt: number };
+
+/** An expiring link to upload one asset's bytes (PUT), sealed like a download link under a key of its own. */
+export function uploadLink(grant: Omit<UploadGrant, "expiresAt">, now = Date.now()): { url: string; expiresAt: string } {
+  const expiresAt = now + LINK_TTL_MS;
+  const token = seal(UPLOAD_LINKS, Buffer.from(JSON.stringify([grant.assetId, grant.workspaceId, expiresAt])));
+  return { url: `${config().PUBLIC_URL}/v1/storage/uploads/${token}`, expiresAt: new Date(expiresAt).toISOString() };
+}
+
+/** The grant behind an upload token; 403 FORBIDDEN when altered or expired. */
+export function verifyUploadToken(token: string, now = Date.now()): UploadGrant {
+  const plain = unseal(UPLOAD_LINKS, token);
+  if (!plain) throw forbidden("This upload link is not valid; register the asset again for a fresh link");
+  const [assetId, workspaceId, expiresAt] = JSON.parse(plain.toString("utf8")) as [string, string, number];
+  if (now > expiresAt) throw forbidden("This upload link has expired (links last five minutes); register the asset again for a fresh link");
+  return { assetId, workspaceId, expiresAt };
+}

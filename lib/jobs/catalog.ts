@@ -13,6 +13,15 @@ export const queues = {
    * store keys are the files' ids.
    */
   "file-deletion": { payload: z.object({ keys: z.array(z.string().min(1)).min(1) }), options: () => ({ retryLimit: 10, retryBackoff: true, expireInSeconds: 600 }) },
+  /**
+   * Files of asset blobs no asset and no published version uses any more, queued in the
+   * transaction that deleted their rows. The handler deletes a file only while its blob still has
+   * no row (lib/assets deleteBlobFiles): content uploaded again in between keeps its file.
+   */
+  "blob-deletion": {
+    payload: z.object({ workspaceId: z.string().min(1), sha256s: z.array(z.string().regex(/^[0-9a-f]{64}$/)).min(1) }),
+    options: () => ({ retryLimit: 10, retryBackoff: true, expireInSeconds: 600 }),
+  },
 } as const;
 
 export type QueueName = keyof typeof queues;

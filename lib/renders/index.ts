@@ -3,7 +3,8 @@ import { requireScope, type Ctx } from "../auth/context";
 import { db, withTx, type Executor, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import type { RenderFormat, RenderRow } from "../db/schema";
-import { AppError, conflict, notFound } from "../errors";
+import { assetRefsForDocument } from "../assets";
+import { conflict, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { downloadLink, verifyDownloadToken } from "../files/links";
 import { idempotent, type IdempotencyScope } from "../idempotency";
@@ -64,19 +65,15 @@ export function renderRequest(ctx: Ctx, input: CreateRenderInput): RenderRequest
     if (input.templateVersionId !== undefined) return fromTemplateVersion(ctx, input.templateVersionId, input.data ?? {});
     if (input.preview) return fromDraft(ctx, input.preview.templateId, input.preview.data ?? {}, input.preview.locale);
     if (input.nodeDocument) return fromNodeDocument(input.nodeDocument);
-    return fromCallerDocument(input.document!);
+    return fromCallerDocument(ctx, input.document!);
   };
   return { format: input.format, image: input.image, pageRanges: input.pageRanges, test: input.test, prepare };
 }
 
-function fromCallerDocument(document: CallerDocument): PreparedSource {
-  if (document.assetIds?.length) {
-    // why: assets arrive with their own issue; until then no id can name one.
-    throw new AppError("ASSET_INVALID", `Unknown asset ${document.assetIds[0]}`, {
-      details: document.assetIds.map((id, i) => ({ path: `document.assetIds.${i}`, message: `no asset with id ${id}` })),
-    });
-  }
-  return { source: "document", document };
+/** Caller HTML; its `assetIds` become the render's asset list (one query, only when it names some). */
+function fromCallerDocument(ctx: Ctx, document: CallerDocument): Promise<PreparedSource> | PreparedSource {
+  if (!document.assetIds?.length) return { source: "document", document };
+  return assetRefsForDocument(db(), ctx.workspaceId, document.assetIds).then((assets) => ({ source: "document" as const, document, assets }));
 }
 
 /**
@@ -116,7 +113,7 @@ export async function createRender(
             ...(request.pageRanges ? { pageRanges: request.pageRanges } : {}),
           },
         },
-        { document: prepared.document },
+        prepared.assets?.length ? { document: prepared.document, assets: prepared.assets } : { document: prepared.document },
       );
     };
     if (!idempotency) {

@@ -4,6 +4,7 @@
  * error it finds (missing values, wrong types, limits) answers the request with 400 instead of
  * becoming a failed render.
  */
+import type { AssetRef } from "../assets/refs";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import { AppError, notFound } from "../errors";
@@ -17,6 +18,8 @@ import { ComponentContent, type NodeDocument } from "./schema";
 export type PreparedSource = {
   source: "document" | "templateVersion" | "preview" | "nodeDocument" | "report";
   document: CallerDocument;
+  /** The files the page may load at http://assets.invalid/<name> (render_inputs.payload.assets). */
+  assets?: AssetRef[];
   templateId?: string;
   templateVersionId?: string;
 };

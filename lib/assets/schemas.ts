@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { assetKinds, type AssetKind } from "../db/schema";
+import { PageQuery } from "../paging";
+
+/** spec: Limits: an asset is at most 50,000,000 bytes. */
+export const MAX_ASSET_BYTES = 50_000_000;
+
+/**
+ * spec: Asset (uploaded file), the media types each kind allows. font/woff is added to the spec's
+ * font types: the issue names WOFF among the font formats, and Chromium loads it like the others
+ * (docs/api.md, Assets).
+ */
+export const kindMediaTypes: Record<AssetKind, readonly string[]> = {
+  image: ["image/png", "image/jpeg"],
+  svg: ["image/svg+xml"],
+  font: ["font/woff2", "font/woff", "font/ttf", "font/otf"],
+  stylesheet: ["text/css"],
+  workbook: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+};
+
+/** The kinds a person with template:content (and not asset:manage) may upload and see: images for image components. */
+export const imageKinds: readonly AssetKind[] = ["image", "svg"];
+
+/** Why a file name is refused, or undefined: 1 to 255 characters, no path separators or control characters, not `.` or `..`. */
+export function filenameProblem(name: string): string | undefined {
+  if (name.length === 0) return "must not be empty";
+  if (name.length > 255) return "must be at most 255 characters";
+  if (/[/\\]/.test(name)) return "must not contain / or \\ (a file name, not a path)";
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return "must not contain control characters";
+  if (name === "." || name === "..") return "must not be . or ..";
+  if (name.trim() !== name) return "must not begin or end with spaces";
+  return undefined;
+}
+
+export const AssetFilename = z.string().superRefine((name, ctx) => {
+  const problem = filenameProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+export const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, "must be the SHA-256 of the file as 64 lowercase hexadecimal characters");
+
+export const RegisterAssetInput = z
+  .strictObject({
+    kind: z.enum(assetKinds),
+    filename: AssetFilename,
+    mediaType: z.string().min(1).max(200),
+    size: z.number().int("must be a whole number of bytes").min(1, "must be at least 1 byte").max(MAX_ASSET_BYTES, `must be at most ${MAX_ASSET_BYTES} bytes`),
+    sha256: Sha256Hex,
+  })
+  .superRefine((b, ctx) => {
+    const allowed = kindMediaTypes[b.kind];
+    if (!allowed.includes(b.mediaType)) {
+      ctx.addIssue({ code: "custom", path: ["mediaType"], message: `must be ${allowed.join(" or ")} for kind ${b.kind}` });
+    }
+  });
+export type RegisterAssetInput = z.infer<typeof RegisterAssetInput>;
+
+/** GET /v1/assets: paging plus an optional kind. */
+export const AssetListQuery = PageQuery.extend({ kind: z.enum(assetKinds).optional() });
+export type AssetListQuery = z.infer<typeof AssetListQuery>;
+
+/**
+ * The API view of an asset (docs/api.md, Assets). `uploadedAt` once its bytes arrived;
+ * `downloadUrl` and `expiresAt` (a fresh five-minute link) on GET of one ready asset.
+ */
+export type Asset = {
+  id: string;
+  kind: AssetKind;
+  filename: string;
+  mediaType: string;
+  size: number;
+  sha256: string;
+  state: "pending" | "ready";
+  createdAt: string;
+  uploadedAt?: string;
+  downloadUrl?: string;
+  expiresAt?: string;
+};
+
+/** What POST /v1/assets answers: the asset plus where and how to upload its bytes. */
+export type RegisteredAsset = Asset & { uploadUrl: string; uploadHeaders: Record<string, string>; uploadExpiresAt: string };
+
+/** Who uses an asset (a 409's details and the console's usage count). */
+export type AssetUser = { type: "workspaceFile" | "template"; id: string; message: string };
