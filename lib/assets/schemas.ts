@@ -26,7 +26,6 @@ export function filenameProblem(name: string): string | undefined {
   if (name.length === 0) return "must not be empty";
   if (name.length > 255) return "must be at most 255 characters";
   if (/[/\\]/.test(name)) return "must not contain / or \\ (a file name, not a path)";
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return "must not contain control characters";
   if (name === "." || name === "..") return "must not be . or ..";
   if (name.trim() !== name) return "must not begin or end with spaces";
