@@ -119,8 +119,8 @@ export async function getAsset(ctx: Ctx, id: string): Promise<Asset> {
 
 /** A page of the workspace's assets, newest first, optionally of one kind. */
 export async function listAssets(ctx: Ctx, query: AssetListQuery): Promise<Page<Asset>> {
-  const allowed = allowedKinds(ctx, query.kind);
-  const kinds = query.kind ? (allowed && !allowed.includes(query.kind) ? [] : [query.kind]) : allowed;
+  const allowed = allowedKinds(ctx, query.kind); // a kind they may not see: 403
+  const kinds = query.kind ? [query.kind] : allowed;
   const rows = await repo.listAssets(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor), kinds);
   return toPage(rows, query.limit, (r) => toAsset(r));
 }
@@ -154,9 +154,9 @@ export async function assetUsers(ex: Executor, workspaceId: string, assetId: str
  * uses it (details name each). Its bytes go once nothing else uses them; published versions that
  * copied them keep them (spec: Versioning 5).
  */
-export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
+export async function deleteAsset(ctx: Ctx, id: string): Promise<{ deleted: true; ids: string[] }> {
   requireScope(ctx, "asset:manage", "delete assets");
-  await withTx(async (tx) => {
+  return withTx(async (tx) => {
     const a = await repo.findAsset(tx, ctx.workspaceId, id, true);
     if (!a) throw notFound("asset", id);
     const users = await assetUsers(tx, ctx.workspaceId, id);
@@ -166,6 +166,7 @@ export async function deleteAsset(ctx: Ctx, id: string): Promise<void> {
     await repo.deleteAsset(tx, ctx.workspaceId, id);
     await releaseUnusedBlobs(tx, ctx.workspaceId, [a.sha256]);
     await recordAudit(tx, ctx, "asset.delete", { type: "asset", id }, { kind: a.kind, filename: a.filename });
+    return { deleted: true as const, ids: [id] };
   });
 }
 
@@ -233,4 +234,22 @@ export async function assetRefsForDocument(ex: Executor, workspaceId: string, as
     throw new AppError("ASSET_INVALID", details.length === 1 ? `document.assetIds: ${details[0]!.message}` : `document.assetIds: ${details.length} assets cannot be used`, { details });
   }
   return unique.map((id) => assetRef(rows.get(id)!));
+}
+
+const ABANDONED_AFTER_MS = 86_400_000;
+const ABANDONED_BATCH = 500;
+
+/**
+ * Deletes assets registered more than a day ago whose bytes never arrived (their links expired
+ * after five minutes), 500 at a time (hourly retention job). A pending asset holds no blob, so
+ * nothing else goes with it.
+ */
+export async function purgeAbandonedUploads(now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - ABANDONED_AFTER_MS);
+  let total = 0;
+  for (;;) {
+    const deleted = (await repo.deleteAbandonedUploads(db(), cutoff, ABANDONED_BATCH)).length;
+    total += deleted;
+    if (deleted < ABANDONED_BATCH) return total;
+  }
 }

@@ -8,6 +8,7 @@ import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
 import { REQUEST_PATH_HEADER } from "../console/next-path";
 import { sendFailure, sendWhole } from "../http/node";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
+import { serveUpload, UPLOAD_PREFIX } from "../http/node-uploads";
 import { beginRequest } from "../http/steps";
 import { decodes, refusalAnswer, undecodablePath, unknownEndpoint } from "../http/refusals";
 import { POST as createRenderRoute } from "../../app/v1/renders/route";
@@ -51,6 +52,7 @@ async function main() {
     const method = req.method ?? "GET";
     const pathname = (req.url ?? "/").split("?")[0]!;
     if (method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);
+    if ((method === "PUT" || method === "OPTIONS") && pathname.startsWith(UPLOAD_PREFIX)) return void serveUpload(req, res, pathname);
     // The render hot path skips Next.js routing; same handler as app/v1/renders/route.ts.
     if (method === "POST" && pathname === "/v1/renders") {
       return void runDirect(createRenderRoute, req, res, origin).catch((err) => sendFailure(beginRequest(req.headers["x-request-id"]), res, err));
