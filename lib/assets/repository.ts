@@ -4,6 +4,9 @@ import { olderThan } from "../db/paging";
 import { assetBlobs, assets, templates, workspaceFiles, workspaces, type AssetKind, type AssetRow } from "../db/schema";
 import type { Cursor } from "../paging";
 
+/** Values as a parenthesised SQL list's contents: `x in (${list(values)})`. */
+const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+
 export async function insertAsset(ex: Executor, row: typeof assets.$inferInsert): Promise<AssetRow> {
   const [a] = await ex.insert(assets).values(row).returning();
   return a!;
@@ -109,7 +112,7 @@ export async function missingBlobs(ex: Executor, workspaceId: string, sha256s: s
 export async function deleteUnusedBlobs(ex: Executor, workspaceId: string, sha256s: string[]): Promise<string[]> {
   const rows = await ex.execute<{ sha256: string }>(sql`
     delete from asset_blobs b
-    where b.workspace_id = ${workspaceId} and b.sha256 = any(${sha256s}::text[])
+    where b.workspace_id = ${workspaceId} and b.sha256 in (${list(sha256s)})
       and not exists (select 1 from assets a where a.workspace_id = b.workspace_id and a.sha256 = b.sha256 and a.state = 'ready')
       and not exists (select 1 from template_version_blobs v where v.workspace_id = b.workspace_id and v.sha256 = b.sha256)
     returning b.sha256`);
@@ -150,7 +153,7 @@ export async function useCounts(ex: Executor, workspaceId: string, assetIds: str
       (select count(*) from templates t where t.workspace_id = a.workspace_id
          and jsonb_path_exists(t.draft, '$.** ? (@.assetId == $id)', jsonb_build_object('id', a.id)))
     ) as n
-    from assets a where a.workspace_id = ${workspaceId} and a.id = any(${assetIds}::text[])`);
+    from assets a where a.workspace_id = ${workspaceId} and a.id in (${list(assetIds)})`);
   return new Map(rows.map((r) => [r.id, Number(r.n)]));
 }
 

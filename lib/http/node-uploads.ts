@@ -47,8 +47,14 @@ export async function serveUpload(req: IncomingMessage, res: ServerResponse, pat
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), "x-request-id": x.requestId });
     res.end(body);
   } catch (err) {
-    if (!req.complete) res.setHeader("connection", "close");
-    await sendFailure(x, res, err);
+    if (req.errored) {
+      // The client went away mid-body: nobody is left to answer, and nothing was stored.
+      x.log.warn({ err: req.errored.message }, "upload cut short by the client");
+      res.destroy();
+    } else {
+      if (!req.complete) res.setHeader("connection", "close");
+      await sendFailure(x, res, err);
+    }
   }
   logRequest(x, method, UPLOAD_PREFIX, res.statusCode);
 }
