@@ -15,9 +15,24 @@ export function fileHeaders(f: Pick<FileDownload, "contentType" | "filename" | "
   return headers;
 }
 
+/**
+ * The length of a file answered through Next.js, under a name Next passes on. why: Next.js drops
+ * `content-length` from every route handler's answer (next/dist/server/send-response.js) and sends
+ * the file chunked; lib/server/web.ts turns this header back into `content-length` as the answer's
+ * head leaves (`keepLength`), so clients see the size before the bytes, as with download links.
+ */
+export const LENGTH_HEADER = "x-folio-content-length";
+
+/** fileHeaders for an answer that goes through Next.js. */
+function nextFileHeaders(f: Pick<FileDownload, "contentType" | "filename" | "size">): Record<string, string> {
+  const headers = fileHeaders(f);
+  if (f.size !== undefined) headers[LENGTH_HEADER] = String(f.size);
+  return headers;
+}
+
 /** Streams a stored file; never buffers it whole. */
 export function fileResponse(f: FileDownload): Response {
-  return new Response(webBody(f.body), { status: 200, headers: fileHeaders(f) });
+  return new Response(webBody(f.body), { status: 200, headers: nextFileHeaders(f) });
 }
 
 /**
@@ -26,7 +41,7 @@ export function fileResponse(f: FileDownload): Response {
  */
 export function answerResponse(a: { kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }): Response {
   if (a.kind === "file") {
-    const headers = { ...fileHeaders(a.file), "x-render-id": a.renderId, "x-page-count": String(a.pageCount) };
+    const headers = { ...nextFileHeaders(a.file), "x-render-id": a.renderId, "x-page-count": String(a.pageCount) };
     return new Response(webBody(a.file.body), { status: 200, headers });
   }
   return new Response(a.html, {

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
+import { LENGTH_HEADER } from "./file-response";
 import type { HeaderSource } from "./client-address";
 import { errorAnswer, type Exchange } from "./steps";
 
@@ -28,4 +29,24 @@ export async function sendFailure(x: Exchange, res: ServerResponse, err: unknown
   if (!res.headersSent) return sendWhole(res, errorAnswer(x, err));
   x.log.warn({ err }, "answer ended early");
   res.destroy();
+}
+
+/**
+ * Makes `res` send LENGTH_HEADER as `content-length` (see lib/http/file-response.ts): checked as
+ * the head is written, whichever way it is written (Next.js sets headers one by one, then writes).
+ */
+export function keepLength(res: ServerResponse) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    const length = res.getHeader(LENGTH_HEADER);
+    if (length !== undefined) {
+      res.removeHeader(LENGTH_HEADER);
+      // why only without an encoding: a compressed body has another length.
+      if (!res.hasHeader("content-encoding") && !res.hasHeader("content-length")) res.setHeader("content-length", length);
+      res.removeHeader("transfer-encoding");
+    }
+    const last = args[args.length - 1];
+    if (last && typeof last === "object" && !Array.isArray(last) && LENGTH_HEADER in (last as OutgoingHttpHeaders)) delete (last as OutgoingHttpHeaders)[LENGTH_HEADER];
+    return writeHead.apply(this, args as never);
+  } as ServerResponse["writeHead"];
 }

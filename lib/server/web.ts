@@ -6,7 +6,7 @@ import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
 import { REQUEST_PATH_HEADER } from "../console/next-path";
-import { sendFailure, sendWhole } from "../http/node";
+import { keepLength, sendFailure, sendWhole } from "../http/node";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
 import { serveUpload, UPLOAD_PREFIX } from "../http/node-uploads";
 import { beginRequest } from "../http/steps";
@@ -59,6 +59,7 @@ async function main() {
     }
     const refusal = refuseBeforeNext(method, pathname);
     if (refusal) return void sendWhole(res, refusalAnswer(refusal, method, pathname, req.headers["x-request-id"]));
+    keepLength(res);
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;

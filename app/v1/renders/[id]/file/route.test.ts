@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { createTestWorkspace } from "@/lib/testing/factories";
+import { createTestWorkspace, requestFrom } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
 import { createRender, download, slowHtml, waitForState, heldRender } from "@/lib/testing/renders";
@@ -34,6 +34,21 @@ describe("GET /v1/renders/{id}/file", () => {
     const viaLink = await download(created.body.result.downloadUrl);
     expect(viaLink.status).toBe(200);
     expect(Buffer.from(file.bytes).equals(Buffer.from(viaLink.bytes))).toBe(true);
+  });
+
+  it("answers with content-length, the file's size, with and without accept-encoding (item 9)", async () => {
+    const w = await createTestWorkspace();
+    const created = await createRender(w.key, { document: { html: "<h1>Length</h1>" }, waitMs: 20_000 });
+    expect(created.status, created.text).toBe(200);
+    const size = String(created.body.result.outputBytes);
+    for (const headers of [{}, { "accept-encoding": "gzip, deflate, br" }] as Record<string, string>[]) {
+      const res = await requestFrom("127.0.0.1", `${inject("baseUrl")}/v1/renders/${created.body.id}/file`, { headers: { "x-api-key": w.key, ...headers } });
+      expect(res.status).toBe(200);
+      expect(res.headers["x-folio-content-length"]).toBeUndefined();
+      expect(Buffer.byteLength(res.body, "latin1")).toBeGreaterThan(0);
+      expect(res.headers["content-length"], JSON.stringify(headers)).toBe(size);
+      expect(res.headers["transfer-encoding"]).toBeUndefined();
+    }
   });
 
   it("answers 409 CONFLICT with retryable true while the render is queued or processing", async () => {
