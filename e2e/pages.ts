@@ -40,6 +40,13 @@ export const pages: ConsolePage[] = [
     refusedAction: { method: "POST", path: "/v1/api-keys", body: { name: "refused", scopes: ["render:read"] } },
   },
   { path: "/renders", name: "renders", heading: "Renders", roles: everyRole },
+  {
+    path: "/assets",
+    name: "assets",
+    heading: "Assets",
+    roles: ["owner", "admin", "member"],
+    refusedAction: { method: "POST", path: "/v1/assets", body: { kind: "font", filename: "refused.woff2", mediaType: "font/woff2", size: 10, sha256: "0".repeat(64) } },
+  },
   { path: "/audit", name: "audit", heading: "Audit log", roles: ["owner", "admin", "member"] },
 
   // The editor (/templates/{id}) needs a template; e2e/templates.spec.ts opens it per role.

@@ -19,9 +19,11 @@ export type ConfirmDialogProps = {
   onConfirm: () => unknown | Promise<unknown>;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
+  /** Shown below the text (block content, such as why the last attempt was refused). */
+  children?: ReactNode;
 };
 
-export function ConfirmDialog({ trigger, title, text, confirmLabel, cancelLabel = "Cancel", danger = false, onConfirm, open, onOpenChange }: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, title, text, confirmLabel, cancelLabel = "Cancel", danger = false, onConfirm, open, onOpenChange, children }: ConfirmDialogProps) {
   const [own, setOwn] = useState(false);
   const [busy, setBusy] = useState(false);
   const isOpen = open ?? own;
@@ -50,6 +52,7 @@ export function ConfirmDialog({ trigger, title, text, confirmLabel, cancelLabel 
         <AlertDialog.Content className={panelClasses}>
           <AlertDialog.Title className="text-lg font-semibold text-gray-900">{title}</AlertDialog.Title>
           <AlertDialog.Description className="mt-2 text-sm text-gray-700">{text}</AlertDialog.Description>
+          {children}
           <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialog.Cancel asChild>
               <Button variant="secondary" disabled={busy}>

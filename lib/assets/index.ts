@@ -123,6 +123,13 @@ export async function listAssets(ctx: Ctx, query: AssetListQuery): Promise<Page<
   return toPage(rows, query.limit, (r) => toAsset(r));
 }
 
+/** A ready asset with a fresh download link (the console's thumbnails), without reading it again. */
+export function withDownloadLink(ctx: Ctx, a: Asset): Asset {
+  if (a.state !== "ready") return a;
+  const l = downloadLink({ key: blobKey(ctx.workspaceId, a.sha256), contentType: a.mediaType, filename: a.filename });
+  return { ...a, downloadUrl: l.url, expiresAt: l.expiresAt };
+}
+
 /** How many workspace files and template drafts use each asset (for the console's list). */
 export async function assetUseCounts(ctx: Ctx, ids: string[]): Promise<Map<string, number>> {
   allowedKinds(ctx);

@@ -1,25 +1,9 @@
 import { z } from "zod";
 import { assetKinds, type AssetKind } from "../db/schema";
+import { kindMediaTypes, MAX_ASSET_BYTES } from "./kinds";
 import { PageQuery } from "../paging";
 
-/** spec: Limits: an asset is at most 50,000,000 bytes. */
-export const MAX_ASSET_BYTES = 50_000_000;
-
-/**
- * spec: Asset (uploaded file), the media types each kind allows. font/woff is added to the spec's
- * font types: the issue names WOFF among the font formats, and Chromium loads it like the others
- * (docs/api.md, Assets).
- */
-export const kindMediaTypes: Record<AssetKind, readonly string[]> = {
-  image: ["image/png", "image/jpeg"],
-  svg: ["image/svg+xml"],
-  font: ["font/woff2", "font/woff", "font/ttf", "font/otf"],
-  stylesheet: ["text/css"],
-  workbook: ["application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
-};
-
-/** The kinds a person with template:content (and not asset:manage) may upload and see: images for image components. */
-export const imageKinds: readonly AssetKind[] = ["image", "svg"];
+export { imageKinds, kindMediaTypes, MAX_ASSET_BYTES } from "./kinds";
 
 /** Why a file name is refused, or undefined: 1 to 255 characters, no path separators or control characters, not `.` or `..`. */
 export function filenameProblem(name: string): string | undefined {

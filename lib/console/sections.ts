@@ -24,6 +24,8 @@ export const sections: readonly Section[] = [
   // Every role reads workspace files; content editors (no template:write) only read.
   { href: "/files", label: "Files", roles: everyone, action: "open workspace files" },
   { href: "/renders", label: "Renders", roles: everyone, action: "see renders" },
+  // spec: asset:manage: members, admins and owners (content editors pick images in the template editor).
+  { href: "/assets", label: "Assets", roles: ["owner", "admin", "member"], action: "manage assets" },
   // spec: Roles in the web console: only owners and admins manage keys.
   { href: "/api-keys", label: "API keys", roles: ["owner", "admin"], action: "manage API keys" },
   { href: "/people", label: "People", roles: ["owner", "admin", "member"], action: "see the people of this workspace" },
