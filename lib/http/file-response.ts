@@ -12,6 +12,8 @@ export function fileHeaders(f: Pick<FileDownload, "contentType" | "filename" | "
     "x-content-type-options": "nosniff",
   };
   if (f.size !== undefined) headers["content-length"] = String(f.size);
+  // why: an uploaded SVG opened from its link would otherwise run its scripts in Folio's origin.
+  if (f.contentType === "image/svg+xml") headers["content-security-policy"] = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:";
   return headers;
 }
 

@@ -81,6 +81,16 @@ describe("GET /v1/assets/{id}", () => {
     expect(Buffer.from(await file.arrayBuffer()).equals(PNG_1X1)).toBe(true);
   });
 
+  it("serves an SVG's link sandboxed, so scripts in an uploaded SVG never run in Folio's origin", async () => {
+    const w = await createTestWorkspace();
+    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`);
+    const a = await uploadAsset(w.key, { kind: "svg", mediaType: "image/svg+xml", filename: "x.svg", bytes: svg });
+    const file = await fetch((await api(`/v1/assets/${a.id}`, { key: w.key })).body.downloadUrl);
+    expect(file.headers.get("content-type")).toBe("image/svg+xml");
+    expect(file.headers.get("content-security-policy")).toMatch(/^sandbox; default-src 'none'/);
+    expect(file.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
   it("answers 404 for an unknown id", async () => {
     const w = await createTestWorkspace();
     expectError(await api("/v1/assets/ast_nothing", { key: w.key }), 404, "NOT_FOUND");
