@@ -3,9 +3,10 @@ import { log } from "../log";
 
 /**
  * Milliseconds an attempt spent in each phase: in the queue since the render was created, in the
- * browser (waiting for a page included), storing its file, and in the statement that ended it.
+ * browser (waiting for a page included), storing its file, uploading it to the render's storage
+ * destination (when it has one), and in the statement that ended it.
  */
-export type Phases = { queued: number; render?: number; store?: number; end?: number };
+export type Phases = { queued: number; render?: number; store?: number; upload?: number; end?: number };
 
 /** What an attempt came to. `stopped`: the render ended elsewhere meanwhile (a cancel, or taken back). */
 export type Outcome =

@@ -7,6 +7,8 @@ import { assetRefsForDocument } from "../assets";
 import { conflict, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { downloadLink, verifyDownloadToken } from "../files/links";
+import { resolveRenderDestination } from "../destinations";
+import type { RenderDestinationInput } from "../destinations/schemas";
 import { idempotent, type IdempotencyScope } from "../idempotency";
 import { decodeCursor, toPage, type Page } from "../paging";
 import { waitForRenderEnd, watchRenderEnd } from "./events";
@@ -44,6 +46,7 @@ export function toRender(r: RenderRow): Render {
       const link = downloadLink({ key: r.fileKey, contentType: contentTypes[r.format], filename: `${r.id}.${extensions[r.format]}` });
       out.result = { downloadUrl: link.url, expiresAt: link.expiresAt, ...out.result };
     }
+    if (r.destinationName !== null && r.destinationKey !== null) out.result.destination = { name: r.destinationName, key: r.destinationKey };
   }
   if (r.state === "failed" && r.error) out.error = r.error;
   return out;
@@ -55,6 +58,8 @@ export type RenderRequest = {
   image?: { page: number; scale: number };
   pageRanges?: string;
   test: boolean;
+  /** spec: Render destination: resolved when the render is created (the key is fixed then). */
+  destination?: RenderDestinationInput;
   /** Builds the document (expanding templates); runs only when the render is really created. */
   prepare: () => Promise<PreparedSource> | PreparedSource;
 };
@@ -67,7 +72,7 @@ export function renderRequest(ctx: Ctx, input: CreateRenderInput): RenderRequest
     if (input.nodeDocument) return fromNodeDocument(input.nodeDocument);
     return fromCallerDocument(ctx, input.document!);
   };
-  return { format: input.format, image: input.image, pageRanges: input.pageRanges, test: input.test, prepare };
+  return { format: input.format, image: input.image, pageRanges: input.pageRanges, test: input.test, destination: input.destination, prepare };
 }
 
 /** Caller HTML; its `assetIds` become the render's asset list (one query, only when it names some). */
@@ -97,6 +102,7 @@ export async function createRender(
   const run = async (ex: Executor) => {
     const create = async () => {
       const prepared = await request.prepare();
+      const destination = request.destination && (await resolveRenderDestination(ex, ctx, request.destination, id, extensions[request.format]));
       created = await statements.insertRender(
         ex,
         {
@@ -108,6 +114,7 @@ export async function createRender(
           templateId: prepared.templateId,
           templateVersionId: prepared.templateVersionId,
           requestId: ctx.requestId,
+          ...destination,
           options: {
             ...(request.format !== "pdf" ? { image: { page: request.image?.page ?? 1, scale: request.image?.scale ?? 1 } } : {}),
             ...(request.pageRanges ? { pageRanges: request.pageRanges } : {}),
@@ -188,6 +195,8 @@ export async function getRenderFile(ctx: Ctx, id: string): Promise<FileDownload>
   const r = await getRenderRow(ctx, id);
   if (r.state === "queued" || r.state === "processing") throw conflict(`Render ${id} is still ${r.state}; retry when it has ended`, { retryable: true });
   if (r.state !== "succeeded") throw conflict(`Render ${id} ${r.state}; it has no file`);
+  // spec: Render destination > keepCopy false: no service copy; decisions.md: 404 when no copy was kept.
+  if (!r.fileKey && !r.keepCopy) throw new AppError("NOT_FOUND", `Render ${id} kept no copy (keepCopy was false); its file is in its storage destination`);
   const file = r.fileKey ? await fileStore().get(r.fileKey) : null;
   if (!file) throw notFound("file for render", id);
   return { ...file, contentType: contentTypes[r.format], filename: `${r.id}.${extensions[r.format]}` };

@@ -1,6 +1,7 @@
 import { AssetRefs } from "../assets/refs";
 import { config } from "../config";
 import { db, withTx, type Tx } from "../db/client";
+import { DestinationUploadFailed, uploadRenderOutput } from "../destinations/upload";
 import type { RenderErrorRecord } from "../db/schema";
 import { fileStore } from "../files/store";
 import type { BrowserPool } from "../render-engine/browser";
@@ -87,8 +88,10 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
         controller.signal,
       ),
     );
-    const fileKey = renderFileKey(row, row.attempts);
-    await timed("store", () => fileStore().put(fileKey, out.bytes, contentTypes[row.format]));
+    // spec: Render destination > keepCopy: false keeps no service copy.
+    const fileKey = row.keepCopy ? renderFileKey(row, row.attempts) : null;
+    if (row.destinationId === null) await timed("store", () => fileStore().put(fileKey!, out.bytes, contentTypes[row.format]));
+    else await deliverToDestination(row, out.bytes, fileKey, controller.signal, timed);
     const { ended, after } = await end({
       state: "succeeded",
       pageCount: out.pageCount,
@@ -96,7 +99,7 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
       durationMs: Math.round(performance.now() - started),
       fileKey,
     });
-    if (!ended) await fileStore().delete([fileKey]); // cancelled while it was being stored
+    if (!ended && fileKey) await fileStore().delete([fileKey]); // cancelled while it was being stored
     logAttempt(row, ended ? { state: "succeeded" } : { state: "stopped" }, ms);
     return after;
   } catch (e) {
@@ -107,6 +110,30 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
   }
 }
 
+/**
+ * A render with a storage destination: its file uploaded there (with the destination's current
+ * credentials) and, unless keepCopy is false, stored as the service copy, both at once. The render
+ * succeeds only when both did; a stored copy of a failed upload is deleted.
+ */
+async function deliverToDestination(
+  row: ClaimedRender,
+  bytes: Uint8Array,
+  fileKey: string | null,
+  signal: AbortSignal,
+  timed: <T>(phase: "store" | "upload", work: () => Promise<T>) => Promise<T>,
+) {
+  const type = contentTypes[row.format];
+  const [stored, uploaded] = await Promise.allSettled([
+    fileKey === null ? Promise.resolve() : timed("store", () => fileStore().put(fileKey, bytes, type)),
+    timed("upload", () => uploadRenderOutput(row, bytes, type, signal)),
+  ]);
+  if (uploaded.status === "rejected") {
+    if (fileKey !== null && stored.status === "fulfilled") await fileStore().delete([fileKey]);
+    throw uploaded.reason;
+  }
+  if (stored.status === "rejected") throw stored.reason;
+}
+
 type End = (final: { state: "failed"; error: RenderErrorRecord }) => Promise<{ ended: boolean; after: After }>;
 
 /** Ends a failed attempt: put back in the queue when the machinery failed and attempts are left, else failed. */
@@ -115,7 +142,8 @@ async function recordFailure(row: ClaimedRender, e: unknown, end: End, ms: Phase
     logAttempt(row, { state: "stopped" }, ms); // the cancel already ended it
     return "queue not read";
   }
-  if (e instanceof TransientRenderError && row.attempts < MAX_ATTEMPTS) {
+  const transient = e instanceof TransientRenderError || (e instanceof DestinationUploadFailed && e.transient);
+  if (transient && row.attempts < MAX_ATTEMPTS) {
     const requeued = await statements.requeueRender(db(), row.id);
     logAttempt(row, requeued ? { state: "queued", err: e } : { state: "stopped" }, ms);
     return "queue not read";
@@ -133,6 +161,8 @@ function failureOf(e: unknown): { error: RenderErrorRecord; err?: unknown } {
     return { error: { code: "LIMIT_EXCEEDED", diagnostic: "LIMIT_EXCEEDED", message: `The render took longer than its time limit of ${s} s` } };
   }
   if (e instanceof RenderFailure) return { error: { code: e.code, diagnostic: e.diagnostic, message: e.message } };
+  // spec: Errors > destination_upload_failed: the message names the cause.
+  if (e instanceof DestinationUploadFailed) return { error: { code: "RENDER_FAILED", diagnostic: "destination_upload_failed", message: e.message } };
   return { error: { code: "RENDER_FAILED", diagnostic: "render_process_exited", message: "The render stopped unexpectedly" }, err: e };
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { renderFormats, renderStates } from "../db/schema";
 import { PageQuery } from "../paging";
+import { RenderDestinationInput } from "../destinations/schemas";
 import { NodeDocument } from "../templates/schema";
 import { JsonObject, Locale, PageSettings } from "./page-settings";
 
@@ -56,6 +57,8 @@ export const CreateRenderInput = z
     format: z.enum(renderFormats).default("pdf"),
     image: ImageOptions.optional(),
     pageRanges: PageRanges.optional(),
+    /** spec: Render destination: a saved storage destination to upload the file to. */
+    destination: RenderDestinationInput.optional(),
     waitMs: z.number().int().min(0).max(60_000).default(0),
     test: z.boolean().default(false),
   })
@@ -70,6 +73,8 @@ export const CreateRenderInput = z
       });
     }
     if (r.data !== undefined && r.templateVersionId === undefined) ctx.addIssue({ code: "custom", path: ["data"], message: "goes with templateVersionId; a preview takes preview.data" });
+    // spec: Render destination: previews take no destination.
+    if (r.destination && r.preview) ctx.addIssue({ code: "custom", path: ["destination"], message: "is not taken by previews; render a published template version instead" });
     if (r.image && r.format === "pdf") ctx.addIssue({ code: "custom", path: ["image"], message: "applies only to png and jpeg output" });
     if (r.pageRanges && r.format !== "pdf") ctx.addIssue({ code: "custom", path: ["pageRanges"], message: "applies only to pdf output; images take image.page" });
   });
@@ -93,6 +98,8 @@ export type RenderResult = {
   pageCount: number;
   outputBytes: number;
   durationMs: number;
+  /** Where the file was uploaded: the destination's name and the full object key. */
+  destination?: { name: string; key: string };
 };
 
 export type Render = {

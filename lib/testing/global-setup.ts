@@ -63,6 +63,8 @@ export async function startTestServers(extraEnv: Record<string, string> = {}): P
     ADMIN_PASSWORD: TEST_ADMIN.password,
     DEPLOY_API_KEY: TEST_DEPLOY_KEY,
     LOG_LEVEL: "info",
+    // why: tests' object stores (s3rver and scripted S3 servers) listen on loopback.
+    DESTINATION_ALLOW_PRIVATE_NETWORKS: "true",
     ...extraEnv,
   };
   const web: WebServer = await startWebServer(serverEnv, dataDir);
