@@ -39,6 +39,13 @@ export const pages: ConsolePage[] = [
     roles: ["owner", "admin"],
     refusedAction: { method: "POST", path: "/v1/api-keys", body: { name: "refused", scopes: ["render:read"] } },
   },
+  {
+    path: "/destinations",
+    name: "destinations",
+    heading: "Storage destinations",
+    roles: ["owner", "admin"],
+    refusedAction: { method: "POST", path: "/v1/storage-destinations", body: { name: "refused", bucket: "b", accessKeyId: "k", secretAccessKey: "s" } },
+  },
   { path: "/renders", name: "renders", heading: "Renders", roles: everyRole },
   {
     path: "/assets",

@@ -28,6 +28,8 @@ export const sections: readonly Section[] = [
   { href: "/assets", label: "Assets", roles: ["owner", "admin", "member"], action: "manage assets" },
   // spec: Roles in the web console: only owners and admins manage keys.
   { href: "/api-keys", label: "API keys", roles: ["owner", "admin"], action: "manage API keys" },
+  // spec: Roles in the web console: destination:manage (listing included) is not a member scope.
+  { href: "/destinations", label: "Destinations", roles: ["owner", "admin"], action: "manage storage destinations" },
   { href: "/people", label: "People", roles: ["owner", "admin", "member"], action: "see the people of this workspace" },
   // spec: content editors lack audit:read.
   { href: "/audit", label: "Audit log", roles: ["owner", "admin", "member"], action: "read the audit log" },

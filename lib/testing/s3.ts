@@ -9,7 +9,7 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client } f
 // s3rver ships no types; only these members are used.
 type S3rverServer = { run(): Promise<{ address: string; port: number }>; close(): Promise<void> };
 type S3rverOptions = { port: number; address: string; silent: boolean; directory: string; configureBuckets: { name: string }[] };
-const S3rver = createRequire(import.meta.url)("s3rver") as new (options: S3rverOptions) => S3rverServer;
+const S3rver = createRequire(__filename)("s3rver") as new (options: S3rverOptions) => S3rverServer;
 
 /** s3rver's only key pair: it checks signatures, so other keys answer InvalidAccessKeyId or SignatureDoesNotMatch. */
 export const S3RVER_KEYS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } as const;
