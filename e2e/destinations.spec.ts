@@ -10,6 +10,8 @@ import { expectNoSideScroll } from "./layout";
  */
 
 const BUCKET = "console-bucket";
+/** s3rver checks the access key ID but not V4 signatures, so any secret passes; this one must never be shown. */
+const SECRET = "e2e-secret-never-shown-Qw7";
 let s3: TestS3;
 test.beforeAll(async () => {
   s3 = await startS3rver([BUCKET]);
@@ -37,7 +39,7 @@ test("an admin adds a destination, a render lands in it, a bad change is refused
   await form.getByLabel("Prefix (optional)").fill("console/invoices");
   await form.getByRole("checkbox", { name: "Path-style addressing" }).click();
   await form.getByLabel("Access key ID").fill(S3RVER_KEYS.accessKeyId);
-  await form.getByLabel("Secret access key").fill(S3RVER_KEYS.secretAccessKey);
+  await form.getByLabel("Secret access key").fill(SECRET);
   await checkA11y(page);
   await screenshots(page, "destinations-create");
   await form.getByRole("button", { name: "Test and add" }).click();
@@ -53,7 +55,7 @@ test("an admin adds a destination, a render lands in it, a bad change is refused
   const row = page.getByRole("row", { name: /Invoices archive/ });
   await expect(row).toContainText(`${BUCKET}/console/invoices/`);
   await expect(row).toContainText(s3.endpoint);
-  await expect(page.getByText(S3RVER_KEYS.secretAccessKey, { exact: true })).toHaveCount(0);
+  expect(await page.content()).not.toContain(SECRET);
   await checkA11y(page);
   await screenshots(page, "destinations-list");
   await expectNoSideScroll(page);
@@ -79,7 +81,7 @@ test("an admin adds a destination, a render lands in it, a bad change is refused
   await edit.getByLabel("Bucket").fill("no-such-bucket");
   await edit.getByRole("button", { name: "Test and save" }).click();
   await expect(edit.getByRole("alert")).toContainText("secretAccessKey"); // a bucket change needs the secret again
-  await edit.getByLabel("Secret access key").fill(S3RVER_KEYS.secretAccessKey);
+  await edit.getByLabel("Secret access key").fill(SECRET);
   await edit.getByRole("button", { name: "Test and save" }).click();
   await expect(edit.getByRole("alert")).toContainText("NoSuchBucket");
   await expect(edit.getByLabel("Bucket")).toHaveAttribute("aria-invalid", "true");
