@@ -4,7 +4,7 @@ import { db, withTx, type Executor, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import type { RenderFormat, RenderRow } from "../db/schema";
 import { assetRefsForDocument } from "../assets";
-import { conflict, notFound } from "../errors";
+import { AppError, conflict, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { downloadLink, verifyDownloadToken } from "../files/links";
 import { resolveRenderDestination } from "../destinations";
