@@ -45,7 +45,7 @@ function clientFor(row: repo.StorageDestinationRow): Cached | undefined {
     clients.get(oldest!)?.client.destroy();
     clients.delete(oldest!);
   }
-  const entry = { version, connection, client: s3Client(connection, { connectionMs: 10_000, requestMs: 60_000 }) };
+  const entry = { version, connection, client: s3Client(connection, { connectionMs: 5_000, requestMs: 30_000 }) };
   clients.set(row.id, entry);
   return entry;
 }

@@ -84,6 +84,23 @@ describe("POST /v1/renders with a destination", () => {
     expect(jpeg.body.result.destination.key).toBe(`${jpeg.body.id}.jpg`);
   });
 
+  it("takes a destination on renders of a published template version and of a node document", { timeout: 60_000 }, async () => {
+    const w = await createTestWorkspace();
+    await destination(w, { name: "Templates out", prefix: "tpl" });
+    const content = { composition: { root: { type: "text", text: { parts: ["Invoice for ", { path: ["customer"] }] } } } };
+    const t = await api("/v1/templates", { key: w.key, body: { name: "Invoice", content } });
+    expect(t.status, t.text).toBe(201);
+    const v = await api(`/v1/templates/${t.body.id}/versions`, { key: w.key, body: { expectedRevision: 1 } });
+    expect(v.status, v.text).toBe(201);
+    const res = await createRender(w.key, { templateVersionId: v.body.id, data: { customer: "Initech" }, destination: { name: "Templates out", path: "invoices/{renderId}.pdf" }, waitMs: 30_000 });
+    expect(res.body.state, res.text).toBe("succeeded");
+    expect(pdfText((await s3.object(BUCKET, `tpl/invoices/${res.body.id}.pdf`))!)).toContain("Invoice for Initech");
+
+    const node = await createRender(w.key, { nodeDocument: { root: { type: "text", text: "From a node document" } }, destination: { name: "Templates out" }, waitMs: 30_000 });
+    expect(node.body.state, node.text).toBe("succeeded");
+    expect(pdfText((await s3.object(BUCKET, `tpl/${node.body.id}.pdf`))!)).toContain("From a node document");
+  });
+
   it("keeps no service copy with keepCopy false: no downloadUrl, and the file endpoint answers 404", { timeout: 60_000 }, async () => {
     const w = await createTestWorkspace();
     await destination(w, { name: "Only there", prefix: "nocopy" });
