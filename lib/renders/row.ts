@@ -35,6 +35,8 @@ export function renderRowFrom(r: Record<string, unknown>): RenderRow {
     destinationName: (r.destination_name ?? null) as string | null,
     destinationKey: (r.destination_key ?? null) as string | null,
     keepCopy: (r.keep_copy ?? true) as boolean,
+    batchId: (r.batch_id ?? null) as string | null,
+    batchIndex: (r.batch_index ?? null) as number | null,
     fileKey: r.file_key as string | null,
     createdAt: new Date(r.created_at as string),
     updatedAt: new Date(r.updated_at as string),

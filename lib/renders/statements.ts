@@ -13,7 +13,7 @@ import { countUsage } from "./usage";
 const ACTIVE = ["queued", "processing"] as const;
 
 type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "format" | "options"> &
-  Partial<Pick<RenderRow, "templateId" | "templateVersionId" | "requestId" | "destinationId" | "destinationName" | "destinationKey" | "keepCopy">>;
+  Partial<Pick<RenderRow, "templateId" | "templateVersionId" | "requestId" | "destinationId" | "destinationName" | "destinationKey" | "keepCopy" | "batchId" | "batchIndex">>;
 
 /**
  * Queues a render: its row, its input and the workers' wake-up in one statement, so the hot path
@@ -23,10 +23,11 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
   const [r] = await ex.execute<{ created_at: string | Date; updated_at: string | Date }>(sql`
     with r as (
       insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id, request_id,
-                           destination_id, destination_name, destination_key, keep_copy)
+                           destination_id, destination_name, destination_key, keep_copy, batch_id, batch_index)
       values (${row.id}, ${row.workspaceId}, ${row.test}, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb,
               ${row.templateId ?? null}, ${row.templateVersionId ?? null}, ${row.requestId ?? null},
-              ${row.destinationId ?? null}, ${row.destinationName ?? null}, ${row.destinationKey ?? null}, ${row.keepCopy ?? true})
+              ${row.destinationId ?? null}, ${row.destinationName ?? null}, ${row.destinationKey ?? null}, ${row.keepCopy ?? true},
+              ${row.batchId ?? null}, ${row.batchIndex ?? null})
       returning created_at, updated_at
     ), i as (
       insert into render_inputs (render_id, payload) select ${row.id}, ${JSON.stringify(payload)}::jsonb from r
@@ -48,6 +49,8 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
     destinationName: row.destinationName ?? null,
     destinationKey: row.destinationKey ?? null,
     keepCopy: row.keepCopy ?? true,
+    batchId: row.batchId ?? null,
+    batchIndex: row.batchIndex ?? null,
     pageCount: null,
     outputBytes: null,
     durationMs: null,

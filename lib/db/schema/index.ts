@@ -13,3 +13,4 @@ export * from "./assets";
 export * from "./workspace-files";
 export * from "./destinations";
 export * from "./webhooks";
+export * from "./batches";

@@ -49,6 +49,9 @@ export const renders = pgTable(
     destinationId: text("destination_id"),
     destinationName: text("destination_name"),
     destinationKey: text("destination_key"),
+    /** Batch items: the batch and the item's position in the request (from 0). No foreign key: retention deletes either. */
+    batchId: text("batch_id"),
+    batchIndex: integer("batch_index"),
     /** false: no service-side copy is kept (spec: keepCopy). */
     keepCopy: boolean("keep_copy").notNull().default(true),
     /** Key in the service-file store; null until stored, and when no copy is kept. */
@@ -64,6 +67,9 @@ export const renders = pgTable(
     // The render queue: workers take the oldest queued render (lib/renders/statements.ts claimNextRender).
     index("renders_queued_idx").on(t.createdAt, t.id).where(sql`state = 'queued'`),
     index("renders_created_idx").on(t.createdAt),
+    index("renders_batch_idx").on(t.batchId, t.batchIndex).where(sql`batch_id is not null`),
+    // Admission (spec: maxActiveRenders): a workspace's queued and processing renders.
+    index("renders_active_idx").on(t.workspaceId, t.test).where(sql`state in ('queued', 'processing')`),
   ],
 );
 

@@ -6,6 +6,8 @@ export const workspaces = pgTable("workspaces", {
   name: text("name").notNull(),
   /** Set by a platform administrator: every request with the workspace's keys answers 403. */
   suspended: boolean("suspended").notNull().default(false),
+  /** Hosted mode: the plan that sets the allowances (free, starter, pro, business); null self-hosted. */
+  plan: text("plan"),
   // spec: Limits > Render allowances. null means unlimited where the spec allows it.
   maxActiveRenders: integer("max_active_renders").notNull().default(10),
   rendersPerMinute: integer("renders_per_minute").notNull().default(60),
