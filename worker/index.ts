@@ -16,6 +16,11 @@ import { handleFileDeletion } from "./jobs/file-deletion";
 import { handleMaintenance } from "./jobs/maintenance";
 import { handleNextRender } from "./jobs/render";
 import { handleRetention } from "./jobs/retention";
+import { handleWebhookDelivery } from "./jobs/webhook-delivery";
+import { coalescedDispatcher, onDeliveriesDue } from "@/lib/webhooks/dispatch";
+
+/** How many attempts of one webhook endpoint run at once, across all workers. */
+const WEBHOOK_PER_ENDPOINT = 8;
 
 /**
  * The worker: a warm Chromium and the pg-boss queues. Stops taking jobs on SIGTERM/SIGINT and
@@ -41,12 +46,27 @@ async function main() {
   await b.work<QueuePayload<"blob-deletion">>("blob-deletion", async (jobs) => {
     for (const job of jobs) await handleBlobDeletion(job.data);
   });
+  // Webhook deliveries: the dispatcher hands due attempts to pg-boss (lib/webhooks/dispatch.ts);
+  // at most WEBHOOK_PER_ENDPOINT attempts of one endpoint run at once across all workers, so one
+  // slow receiver holds few of the worker's slots and never a render's.
+  await b.work<QueuePayload<"webhook-delivery">>(
+    "webhook-delivery",
+    { localConcurrency: 8, batchSize: 4, groupConcurrency: WEBHOOK_PER_ENDPOINT, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 },
+    async (jobs) => void (await Promise.all(jobs.map((job) => handleWebhookDelivery(job.data)))),
+  );
+  const dispatchWebhooks = coalescedDispatcher((err) => log().error({ err }, "webhook dispatch failed"));
+  await onDeliveriesDue(dispatchWebhooks);
+  dispatchWebhooks();
   await b.schedule("maintenance", queues.maintenance.cron);
   await b.schedule("retention", queues.retention.cron);
 
   const every = (ms: number, fn: () => Promise<unknown>, what: string) =>
     setInterval(() => void fn().catch((err) => log().error({ err }, `${what} failed`)), ms);
-  const timers = [every(LEASE_MS / 3, renewLeases, "lease renewal"), every(5_000, reapAbandonedRenders, "abandoned render check")];
+  const timers = [
+    every(LEASE_MS / 3, renewLeases, "lease renewal"),
+    every(5_000, reapAbandonedRenders, "abandoned render check"),
+    setInterval(dispatchWebhooks, 2_000),
+  ];
   const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.WORKER_HEALTH_HOST, pool) : undefined;
   log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment }, "worker started");
 

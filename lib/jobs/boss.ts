@@ -40,3 +40,13 @@ export async function enqueue<Q extends QueueName>(tx: Tx, name: Q, payload: Que
   const data = queues[name].payload.parse(payload);
   return (await boss()).send(name, data, { ...options, db: fromDrizzle(tx, sql) });
 }
+
+/**
+ * Enqueues many jobs of one queue in the caller's transaction (one statement), each with its own
+ * group (pg-boss limits how many of a group run at once).
+ */
+export async function enqueueMany<Q extends QueueName>(tx: Tx, name: Q, jobs: { data: QueuePayload<Q>; group?: { id: string } }[]) {
+  if (jobs.length === 0) return;
+  const rows = jobs.map((j) => ({ data: queues[name].payload.parse(j.data), ...(j.group ? { group: j.group } : {}), ...queues[name].options() }));
+  await (await boss()).insert(name, rows, { db: fromDrizzle(tx, sql) });
+}

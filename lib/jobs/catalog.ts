@@ -22,6 +22,15 @@ export const queues = {
     payload: z.object({ workspaceId: z.string().min(1), sha256s: z.array(z.string().regex(/^[0-9a-f]{64}$/)).min(1) }),
     options: () => ({ retryLimit: 10, retryBackoff: true, expireInSeconds: 600 }),
   },
+  /**
+   * One due attempt of a webhook delivery (lib/webhooks/dispatch.ts hands them over, grouped by
+   * endpoint so one slow receiver holds at most a few workers). `attempts` is the count the
+   * dispatcher saw: a job whose delivery was attempted since does nothing.
+   */
+  "webhook-delivery": {
+    payload: z.object({ deliveryId: z.string().min(1), attempts: z.number().int().min(0) }),
+    options: () => ({ retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 60 }),
+  },
 } as const;
 
 export type QueueName = keyof typeof queues;

@@ -9,6 +9,7 @@ import { renders, type RenderErrorRecord, type RenderRow } from "../db/schema";
 import { notifyEnded, RENDER_QUEUED_CHANNEL, RENDER_STOP_CHANNEL } from "./notices";
 import { claimedRenderFrom, renderRowFrom, type ClaimedRender } from "./row";
 import { countUsage } from "./usage";
+import { insertDeliveriesFor, notifyDue } from "../webhooks/repository";
 
 const ACTIVE = ["queued", "processing"] as const;
 
@@ -108,6 +109,14 @@ function endedColumns(final: Final) {
 }
 
 /**
+ * The webhook deliveries of the ended renders and the dispatcher's wake-up (lib/webhooks): part of
+ * every end, so an event exists exactly when the end does. `woken` must be read by the statement's
+ * final select (a plain SELECT in WITH runs only when read).
+ */
+const webhookEvents = sql`webhooked as (${insertDeliveriesFor(sql`ended`)}),
+    woken as (${notifyDue(sql`webhooked`)})`;
+
+/**
  * What every end does besides the state change, as CTEs over `ended` (the renders rows the
  * statement just ended), so it commits with the end or not at all: the usage count, the ended
  * notice, and the deletion of the caller's input. Nothing needs the input once the render has
@@ -116,7 +125,9 @@ function endedColumns(final: Final) {
  */
 const afterEnd = sql`counted as (${countUsage(sql`ended`)}),
     forgotten as (delete from render_inputs where render_id in (select id from ended)),
-    notified as (${notifyEnded(sql`ended`)})`;
+    notified as (${notifyEnded(sql`ended`)}),
+    ${webhookEvents}`;
+
 
 /**
  * The worker's end of its own attempt, as one statement (no transaction round trips on the hot
@@ -139,7 +150,7 @@ export async function endAttempt(
       returning *
     ), ${afterEnd},
     claimed as (${claimLeaseMs === undefined ? sql`select * from renders where false` : claimOldest(claimLeaseMs)})
-    select (select count(*) from notified) as ended, claimed.*, i.payload
+    select (select count(*) from notified) as ended, (select count(*) from woken) as webhooks_woken, claimed.*, i.payload
     from (select) one left join claimed on true left join render_inputs i on i.render_id = claimed.id`);
   return { ended: Number(r!.ended) === 1, next: r!.id ? claimedRenderFrom(r!) : undefined };
 }
@@ -164,7 +175,7 @@ export async function endRender(
       returning *
     ), ${afterEnd},
     stopped as (select pg_notify(${RENDER_STOP_CHANNEL}, id) from ended)
-    select ended.*, (select count(*) from notified) as notified, (select count(*) from stopped) as stopped from ended`);
+    select ended.*, (select count(*) from notified) as notified, (select count(*) from stopped) as stopped, (select count(*) from woken) as webhooks_woken from ended`);
   return r ? renderRowFrom(r) : undefined;
 }
 

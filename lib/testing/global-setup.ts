@@ -65,6 +65,8 @@ export async function startTestServers(extraEnv: Record<string, string> = {}): P
     LOG_LEVEL: "info",
     // why: tests' object stores (s3rver and scripted S3 servers) listen on loopback.
     DESTINATION_ALLOW_PRIVATE_NETWORKS: "true",
+    // why: webhook tests deliver to receivers on loopback (lib/testing/webhooks.ts).
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     ...extraEnv,
   };
   const web: WebServer = await startWebServer(serverEnv, dataDir);

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, boolean } from "drizzle-orm/pg-core";
 import { timestamps, ts } from "./columns";
 import { workspaces } from "./workspaces";
@@ -47,11 +48,17 @@ export const webhookDeliveries = pgTable(
     lastError: text("last_error"),
     lastAttemptAt: ts("last_attempt_at"),
     nextAttemptAt: ts("next_attempt_at"),
+    /**
+     * Set while a due attempt is handed to the worker's pg-boss queue: the dispatcher does not hand
+     * it over again until then (a job lost with its worker is handed over again afterwards).
+     */
+    dispatchedUntil: ts("dispatched_until"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
     index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt.desc(), t.id.desc()),
     index("webhook_deliveries_created_idx").on(t.createdAt),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
   ],
 );
 

@@ -1,0 +1,153 @@
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { config } from "../config";
+import { unseal } from "../crypto";
+import type { WebhookDeliveryRow, WebhookEndpointRow } from "../db/schema";
+import { db } from "../db/client";
+import { log } from "../log";
+import * as repo from "./repository";
+import { MAX_ATTEMPTS, nextAttemptAfter, signDelivery } from "./sign";
+import { checkWebhookUrl, systemResolver, type Resolver, type UrlPolicy } from "./urls";
+
+/** spec: Limits > Other limits: the webhook answer deadline. */
+export const ANSWER_DEADLINE_MS = 10_000;
+/** Purpose of the sealed signing secrets (lib/crypto.ts). */
+export const SECRET_PURPOSE = "webhook-endpoint-secret";
+
+export function urlPolicy(): UrlPolicy {
+  const c = config();
+  return { hosted: c.DEPLOYMENT_MODE === "hosted", allowPrivate: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS };
+}
+
+/** The outcome of one POST: a 2xx in time, or the lastError form of the spec. */
+export type PostOutcome = { ok: boolean; statusCode?: number; error?: string };
+
+/**
+ * One POST of `body` to `url`, connecting only to `address` (an address the URL check passed:
+ * DNS is not asked again, so a rebinding name cannot move the connection elsewhere; https still
+ * verifies the certificate against the host name). Redirects are not followed: a 3xx is a
+ * failure. The whole answer's status line and headers must arrive within the deadline; the body
+ * is not read.
+ */
+export function postOnce(url: URL, address: string, headers: Record<string, string>, body: string, deadlineMs = ANSWER_DEADLINE_MS): Promise<PostOutcome> {
+  const family = net.isIPv6(address) ? 6 : 4;
+  const lookup = ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    if (options?.all) cb(null, [{ address, family }]);
+    else cb(null, address, family);
+  }) as unknown as net.LookupFunction;
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (o: PostOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(o);
+    };
+    const req = client.request(
+      url,
+      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, lookup, agent: false },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        res.resume();
+        if (status >= 200 && status < 300) done({ ok: true, statusCode: status });
+        else if (status >= 300 && status < 400) done({ ok: false, statusCode: status, error: `The endpoint answered HTTP ${status}, a redirect (redirects are not followed)` });
+        else done({ ok: false, statusCode: status, error: `The endpoint answered HTTP ${status}` });
+      },
+    );
+    const timer = setTimeout(() => done({ ok: false, error: `The endpoint did not respond within ${deadlineMs / 1000} seconds` }), deadlineMs);
+    req.on("error", (err: NodeJS.ErrnoException) => done({ ok: false, error: `The request failed with connection error ${err.code ?? err.name}` }));
+    req.end(body);
+  });
+}
+
+/** The secrets that sign now: the current one, and the previous one until 24 hours after a rotation. */
+export function activeSecrets(endpoint: WebhookEndpointRow, now: Date): string[] | undefined {
+  const current = unseal(SECRET_PURPOSE, endpoint.secretSealed)?.toString("utf8");
+  if (!current) return undefined;
+  const secrets = [current];
+  if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
+    const previous = unseal(SECRET_PURPOSE, endpoint.previousSecretSealed)?.toString("utf8");
+    if (previous) secrets.push(previous);
+  }
+  return secrets;
+}
+
+export const SECRET_UNREADABLE = "The endpoint's signing secret cannot be decrypted (was SECRET_KEY changed?); rotate the secret";
+
+/**
+ * Signs and sends `body` as delivery `id` to the endpoint now: the URL is checked again (and
+ * resolved), the timestamp is this attempt's. Never throws.
+ */
+export async function sendSigned(
+  endpoint: WebhookEndpointRow,
+  id: string,
+  body: string,
+  opts: { now?: Date; resolve?: Resolver } = {},
+): Promise<PostOutcome> {
+  const now = opts.now ?? new Date();
+  const secrets = activeSecrets(endpoint, now);
+  if (!secrets) return { ok: false, error: SECRET_UNREADABLE };
+  const check = await checkWebhookUrl(endpoint.url, urlPolicy(), opts.resolve ?? systemResolver);
+  if (!check.ok) return { ok: false, error: `The URL is no longer an allowed destination: it ${check.reason}` };
+  return postOnce(check.url, check.addresses[0]!, signDelivery(id, body, secrets, now), body);
+}
+
+/** The event body as sent: the stored payload with its fields in the spec's order. */
+export function eventBody(payload: Record<string, unknown>): string {
+  const data = (payload.data ?? {}) as Record<string, unknown>;
+  const ordered = {
+    id: payload.id,
+    type: payload.type,
+    createdAt: payload.createdAt,
+    data: { renderId: data.renderId, status: data.status, test: data.test, ...(data.errorCode === undefined ? {} : { errorCode: data.errorCode }) },
+  };
+  return JSON.stringify(ordered);
+}
+
+/**
+ * One attempt of a delivery (a scheduled one from the worker, or a redelivery), recorded only if
+ * no other attempt was recorded since `expectedAttempts` was read. A scheduled attempt of a
+ * delivery no longer pending does nothing. Failure schedules the next attempt from this one's
+ * time (spec retry schedule), or fails the delivery after the 11th; a redelivery of an ended
+ * delivery is one attempt: it ends succeeded or failed again.
+ */
+export async function attemptDelivery(
+  deliveryId: string,
+  expectedAttempts: number,
+  opts: { redelivery?: boolean; now?: () => Date } = {},
+): Promise<WebhookDeliveryRow | undefined> {
+  const clock = opts.now ?? (() => new Date());
+  const found = await repo.findForAttempt(db(), deliveryId);
+  if (!found) return undefined; // the endpoint (and its deliveries) was deleted
+  const { delivery, endpoint } = found;
+  if (delivery.attempts !== expectedAttempts) return delivery; // another attempt got there first
+  if (!opts.redelivery && delivery.status !== "pending") return delivery;
+  const at = clock();
+  const outcome: PostOutcome = endpoint.enabled
+    ? await sendSigned(endpoint, delivery.id, eventBody(delivery.payload), { now: at })
+    : { ok: false, error: "The endpoint is disabled" };
+  const attempts = delivery.attempts + 1;
+  let status: WebhookDeliveryRow["status"];
+  let nextAttemptAt: Date | null = null;
+  if (outcome.ok) status = "succeeded";
+  else if (!endpoint.enabled) status = "failed"; // spec: States > Webhook delivery: never sent later
+  else if (opts.redelivery && delivery.status !== "pending") status = "failed";
+  else {
+    const next = attempts < MAX_ATTEMPTS ? nextAttemptAfter(attempts, at) : undefined;
+    status = next ? "pending" : "failed";
+    nextAttemptAt = next ?? null;
+  }
+  const recorded = await repo.recordAttempt(db(), delivery.id, delivery.attempts, {
+    status,
+    // why not the previous code when this attempt got none: lastStatusCode and lastError describe the same attempt.
+    lastStatusCode: outcome.statusCode ?? null,
+    lastError: outcome.ok ? null : outcome.error!,
+    lastAttemptAt: at,
+    nextAttemptAt,
+  });
+  if (!outcome.ok) log().info({ deliveryId, endpointId: endpoint.id, attempts, status, error: outcome.error }, "webhook delivery attempt failed");
+  return recorded ?? (await repo.findForAttempt(db(), deliveryId))?.delivery;
+}

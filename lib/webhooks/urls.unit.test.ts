@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { checkUrlShape, checkWebhookUrl, refusedAddress, type Resolver } from "./urls";
+
+const hosted = { hosted: true, allowPrivate: false };
+const selfHosted = { hosted: false, allowPrivate: false };
+const selfHostedPrivate = { hosted: false, allowPrivate: true };
+const resolvesTo = (...addresses: string[]): Resolver => async () => addresses;
+const doesNotResolve: Resolver = async () => {
+  throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+};
+
+describe("refusedAddress", () => {
+  it.each([
+    ["10.1.2.3", "private"],
+    ["172.16.0.1", "private"],
+    ["172.31.255.255", "private"],
+    ["192.168.1.1", "private"],
+    ["127.0.0.1", "loopback"],
+    ["127.255.0.9", "loopback"],
+    ["169.254.169.254", "link-local"],
+    ["100.64.0.1", "shared"],
+    ["100.127.255.255", "shared"],
+    ["0.0.0.0", "reserved"],
+    ["192.0.2.10", "documentation"],
+    ["198.51.100.7", "documentation"],
+    ["203.0.113.9", "documentation"],
+    ["224.0.0.1", "multicast"],
+    ["239.255.255.250", "multicast"],
+    ["240.0.0.1", "reserved"],
+    ["255.255.255.255", "reserved"],
+    ["198.18.0.1", "reserved"],
+    ["::1", "loopback"],
+    ["::", "reserved"],
+    ["fe80::1", "link-local"],
+    ["fe80::1%eth0", "link-local"],
+    ["fc00::1", "private"],
+    ["fd00:ec2::254", "private"],
+    ["2001:db8::1", "documentation"],
+    ["ff02::1", "multicast"],
+    ["::ffff:127.0.0.1", "loopback"],
+    ["::ffff:7f00:1", "loopback"],
+    ["::ffff:169.254.169.254", "link-local"],
+    ["::ffff:10.0.0.1", "private"],
+    ["64:ff9b::a00:1", "private"],
+    ["2002:7f00:1::", "reserved"],
+  ])("refuses %s (%s)", (address, kind) => {
+    expect(refusedAddress(address)).toBe(kind);
+  });
+
+  it.each(["8.8.8.8", "1.1.1.1", "100.63.255.255", "100.128.0.0", "172.15.255.255", "172.32.0.0", "2606:4700:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8", "64:ff9b::808:808"])(
+    "accepts the public address %s",
+    (address) => {
+      expect(refusedAddress(address)).toBeUndefined();
+    },
+  );
+});
+
+describe("checkWebhookUrl", () => {
+  it("accepts a public https URL whose host resolves to public addresses only", async () => {
+    const r = await checkWebhookUrl("https://hooks.example.com/folio?x=1", hosted, resolvesTo("93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"));
+    expect(r).toMatchObject({ ok: true, addresses: ["93.184.215.14", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"] });
+  });
+
+  it("refuses a host name that resolves to 127.0.0.1 on the hosted service", async () => {
+    const r = await checkWebhookUrl("https://rebind.example.com/hook", hosted, resolvesTo("127.0.0.1"));
+    expect(r).toEqual({ ok: false, reason: "host rebind.example.com resolves to a loopback address (127.0.0.1)" });
+  });
+
+  it("refuses when any one of the addresses is private (IPv4 or IPv6)", async () => {
+    expect((await checkWebhookUrl("https://a.example.com", selfHosted, resolvesTo("8.8.8.8", "10.0.0.5"))).ok).toBe(false);
+    expect((await checkWebhookUrl("https://a.example.com", selfHosted, resolvesTo("8.8.8.8", "fd00:ec2::254"))).ok).toBe(false);
+  });
+
+  it("refuses a name that does not resolve", async () => {
+    expect(await checkWebhookUrl("https://nowhere.invalid/x", hosted, doesNotResolve)).toEqual({ ok: false, reason: "host nowhere.invalid does not resolve" });
+    expect(await checkWebhookUrl("https://empty.example.com/x", hosted, resolvesTo())).toEqual({ ok: false, reason: "host empty.example.com does not resolve" });
+  });
+
+  it("refuses cloud metadata addresses given literally", async () => {
+    expect((await checkWebhookUrl("http://169.254.169.254/latest/meta-data", selfHosted)).ok).toBe(false);
+    expect((await checkWebhookUrl("http://[fd00:ec2::254]/", selfHosted)).ok).toBe(false);
+  });
+
+  it("allows private addresses, http and localhost self-hosted with WEBHOOK_ALLOW_PRIVATE_NETWORKS, never hosted", async () => {
+    expect((await checkWebhookUrl("http://127.0.0.1:9000/hook", selfHostedPrivate)).ok).toBe(true);
+    expect((await checkWebhookUrl("http://localhost:9000/hook", selfHostedPrivate, resolvesTo("127.0.0.1"))).ok).toBe(true);
+    expect((await checkWebhookUrl("http://10.0.0.8/hook", selfHostedPrivate)).ok).toBe(true);
+    expect((await checkWebhookUrl("https://127.0.0.1/hook", { hosted: true, allowPrivate: true })).ok).toBe(false);
+  });
+});
+
+describe("checkUrlShape", () => {
+  it.each([
+    ["ftp://example.com/x", selfHosted, "must use https (or http on a self-hosted installation)"],
+    ["file:///etc/passwd", selfHosted, "must use https (or http on a self-hosted installation)"],
+    ["http://example.com/x", hosted, "must use https"],
+    ["https://user:pass@example.com/x", selfHosted, "must not contain credentials"],
+    ["https://user@example.com/x", selfHosted, "must not contain credentials"],
+    ["https://localhost/x", selfHosted, "must not point at localhost"],
+    ["https://LOCALHOST./x", selfHosted, "must not point at localhost"],
+    ["https://api.localhost/x", selfHosted, "must not point at localhost"],
+    ["https://127.0.0.1/x", selfHosted, "points at a loopback address (127.0.0.1)"],
+    ["https://[::1]/x", selfHosted, "points at a loopback address (::1)"],
+    ["https://0x7f000001/x", selfHosted, "points at a loopback address (127.0.0.1)"],
+    ["not a url", selfHosted, "is not a valid URL"],
+  ])("refuses %s", (url, policy, reason) => {
+    expect(checkUrlShape(url, policy)).toEqual({ ok: false, reason });
+  });
+
+  it("accepts http self-hosted and https everywhere", () => {
+    expect(checkUrlShape("http://example.com/x", selfHosted).ok).toBe(true);
+    expect(checkUrlShape("https://example.com/x", hosted).ok).toBe(true);
+  });
+});
