@@ -30,6 +30,8 @@ export const sections: readonly Section[] = [
   { href: "/api-keys", label: "API keys", roles: ["owner", "admin"], action: "manage API keys" },
   // spec: Roles in the web console: destination:manage (listing included) is not a member scope.
   { href: "/destinations", label: "Destinations", roles: ["owner", "admin"], action: "manage storage destinations" },
+  // spec: webhook:manage belongs to owners and admins.
+  { href: "/webhooks", label: "Webhooks", roles: ["owner", "admin"], action: "manage webhooks" },
   { href: "/people", label: "People", roles: ["owner", "admin", "member"], action: "see the people of this workspace" },
   // spec: content editors lack audit:read.
   { href: "/audit", label: "Audit log", roles: ["owner", "admin", "member"], action: "read the audit log" },

@@ -10,6 +10,8 @@ const EventTypes = z
   .max(webhookEventTypes.length)
   .refine((s) => new Set(s).size === s.length, "lists an event type twice");
 
+export type { WebhookEventType, WebhookDeliveryStatus };
+
 export const CreateEndpointInput = z.strictObject({
   url: Url,
   eventTypes: EventTypes,

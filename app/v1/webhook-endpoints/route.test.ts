@@ -1,0 +1,223 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { systemCtx } from "@/lib/auth/context";
+import { resetConfigForTests } from "@/lib/config";
+import { createTestWorkspace } from "@/lib/testing/factories";
+import { api, expectError } from "@/lib/testing/http";
+import { securityCases } from "@/lib/testing/security-cases";
+import { startReceiver, type Receiver } from "@/lib/testing/webhooks";
+import * as webhooks from "@/lib/webhooks";
+import { isAppError } from "@/lib/errors";
+
+const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+const ENDPOINT_FIELDS = ["id", "url", "description", "eventTypes", "enabled", "createdAt", "updatedAt"];
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+const create = (key: string, body: unknown) => api("/v1/webhook-endpoints", { key, body });
+
+describe("POST /v1/webhook-endpoints", () => {
+  it("creates an endpoint and shows its secret once", async () => {
+    const w = await createTestWorkspace();
+    const res = await create(w.key, { url: receiver.url, eventTypes: ["render.succeeded", "render.failed"], description: "Billing" });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^whe_/),
+      url: receiver.url,
+      description: "Billing",
+      eventTypes: ["render.succeeded", "render.failed"],
+      enabled: true,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      secret: expect.stringMatching(SECRET),
+    });
+    const got = await api(`/v1/webhook-endpoints/${res.body.id}`, { key: w.key });
+    expect(got.status).toBe(200);
+    expect(got.body).not.toHaveProperty("secret");
+    expect(Object.keys(got.body).every((k) => ENDPOINT_FIELDS.includes(k))).toBe(true);
+    expect(got.text).not.toContain(res.body.secret.slice(6));
+    const list = await api("/v1/webhook-endpoints", { key: w.key });
+    expect(list.body).toEqual({ items: [got.body] });
+    expect(list.text).not.toContain(res.body.secret.slice(6));
+    // The audit history names the change, never the secret.
+    const audit = await api("/v1/audit-events", { key: w.key });
+    expect(audit.body.items).toContainEqual(expect.objectContaining({ action: "webhook_endpoint.create", targetId: res.body.id }));
+    expect(audit.text).not.toContain(res.body.secret.slice(6));
+  });
+
+  it.each([
+    [{ url: "https://example.com/x" }, "body.eventTypes"],
+    [{ url: "https://example.com/x", eventTypes: [] }, "body.eventTypes"],
+    [{ url: "https://example.com/x", eventTypes: ["render.started"] }, "body.eventTypes.0"],
+    [{ url: "https://example.com/x", eventTypes: ["render.failed", "render.failed"] }, "body.eventTypes"],
+    [{ eventTypes: ["render.failed"] }, "body.url"],
+    [{ url: "https://example.com/x", eventTypes: ["render.failed"], secret: "whsec_x" }, "body"],
+    [{ url: "https://example.com/x", eventTypes: ["render.failed"], description: "d".repeat(501) }, "body.description"],
+  ])("answers 400 for %j naming %s", async (body, path) => {
+    const w = await createTestWorkspace();
+    const e = expectError(await create(w.key, body), 400, "BAD_REQUEST");
+    expect(JSON.stringify(e.details)).toContain(path);
+  });
+
+  it.each([
+    ["ftp://example.com/hook", "must use https"],
+    ["https://user:pw@127.0.0.1/hook", "must not contain credentials"],
+    ["http://169.254.169.254/latest/meta-data/", "link-local"],
+    ["http://[fd00:ec2::254]/", "private"],
+    ["https://nowhere.invalid/hook", "does not resolve"],
+  ])("refuses %s with the reason in details (even with private networks allowed)", async (url, reason) => {
+    const w = await createTestWorkspace();
+    const e = expectError(await create(w.key, { url, eventTypes: ["render.failed"] }), 400, "BAD_REQUEST");
+    expect(e.details).toEqual([{ path: "url", message: expect.stringContaining(reason) }]);
+  });
+
+  it("answers 409 for the eleventh endpoint", async () => {
+    const w = await createTestWorkspace();
+    const results = await Promise.all(Array.from({ length: 11 }, () => create(w.key, { url: receiver.url, eventTypes: ["render.failed"] })));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+    const refused = results.find((r) => r.status !== 201)!;
+    expect(expectError(refused, 409, "CONFLICT").message).toContain("10");
+    const id = results.find((r) => r.status === 201)!.body.id;
+    await api(`/v1/webhook-endpoints/${id}`, { key: w.key, method: "DELETE" });
+    expect((await create(w.key, { url: receiver.url, eventTypes: ["render.failed"] })).status).toBe(201);
+  });
+
+  securityCases({
+    scope: "webhook:manage",
+    request: (_w, key) => api("/v1/webhook-endpoints", { key, body: { url: "https://example.com/x", eventTypes: ["render.failed"] } }),
+  });
+});
+
+describe("URL rules of the hosted service and of a self-hosted one without private networks", () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env.DEPLOYMENT_MODE = saved.DEPLOYMENT_MODE;
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = saved.WEBHOOK_ALLOW_PRIVATE_NETWORKS;
+    if (saved.DEPLOYMENT_MODE === undefined) delete process.env.DEPLOYMENT_MODE;
+    resetConfigForTests();
+  });
+  const refusal = async (url: string, resolve?: (h: string) => Promise<string[]>) => {
+    const w = await createTestWorkspace();
+    try {
+      await webhooks.createEndpoint(systemCtx(w.id, "test"), { url, eventTypes: ["render.failed"] }, { resolve });
+      return undefined;
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      return e.details?.[0]?.message;
+    }
+  };
+
+  it("hosted: https only, and a host name that resolves to 127.0.0.1 is refused", async () => {
+    process.env.DEPLOYMENT_MODE = "hosted";
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "true"; // ignored when hosted
+    resetConfigForTests();
+    expect(await refusal("http://hooks.example.com/x", async () => ["93.184.215.14"])).toBe("must use https");
+    expect(await refusal("https://rebind.example.com/x", async () => ["127.0.0.1"])).toBe("host rebind.example.com resolves to a loopback address (127.0.0.1)");
+    expect(await refusal("https://localhost/x", async () => ["127.0.0.1"])).toBe("must not point at localhost");
+    expect(await refusal("https://hooks.example.com/x", async () => ["93.184.215.14"])).toBeUndefined();
+  });
+
+  it("self-hosted without WEBHOOK_ALLOW_PRIVATE_NETWORKS: http allowed, private addresses refused", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS = "false";
+    resetConfigForTests();
+    expect(await refusal(receiver.url)).toBe("points at a loopback address (127.0.0.1)");
+    expect(await refusal("http://intranet.example.com/x", async () => ["192.168.1.20"])).toContain("private address");
+    expect(await refusal("http://hooks.example.com/x", async () => ["93.184.215.14"])).toBeUndefined();
+  });
+});
+
+describe("PATCH /v1/webhook-endpoints/{id}", () => {
+  it("changes only the given fields; description null removes it; enabled toggles", async () => {
+    const w = await createTestWorkspace();
+    const made = (await create(w.key, { url: receiver.url, eventTypes: ["render.failed"], description: "Old" })).body;
+    const patch = (body: unknown) => api(`/v1/webhook-endpoints/${made.id}`, { key: w.key, method: "PATCH", body });
+    let res = await patch({ eventTypes: ["render.succeeded", "render.cancelled"] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ url: receiver.url, description: "Old", eventTypes: ["render.succeeded", "render.cancelled"], enabled: true });
+    res = await patch({ description: null, enabled: false });
+    expect(res.body).not.toHaveProperty("description");
+    expect(res.body.enabled).toBe(false);
+    res = await patch({ url: `${receiver.url}/v2` });
+    expect(res.body.url).toBe(`${receiver.url}/v2`);
+    expect(res.body).not.toHaveProperty("secret");
+    expect((await api(`/v1/webhook-endpoints/${made.id}`, { key: w.key })).body).toEqual(res.body);
+  });
+
+  it("refuses a refused URL with 400 and changes nothing", async () => {
+    const w = await createTestWorkspace();
+    const made = (await create(w.key, { url: receiver.url, eventTypes: ["render.failed"] })).body;
+    const e = expectError(await api(`/v1/webhook-endpoints/${made.id}`, { key: w.key, method: "PATCH", body: { url: "http://169.254.169.254/" } }), 400, "BAD_REQUEST");
+    expect(e.details).toEqual([{ path: "url", message: expect.stringContaining("link-local") }]);
+    expect((await api(`/v1/webhook-endpoints/${made.id}`, { key: w.key })).body.url).toBe(receiver.url);
+  });
+
+  it("refuses unknown fields and a secret", async () => {
+    const w = await createTestWorkspace();
+    const made = (await create(w.key, { url: receiver.url, eventTypes: ["render.failed"] })).body;
+    expectError(await api(`/v1/webhook-endpoints/${made.id}`, { key: w.key, method: "PATCH", body: { secret: "whsec_AAAA" } }), 400, "BAD_REQUEST");
+    expectError(await api(`/v1/webhook-endpoints/${made.id}`, { key: w.key, method: "PATCH", body: { eventTypes: [] } }), 400, "BAD_REQUEST");
+  });
+
+  securityCases({
+    scope: "webhook:manage",
+    request: async (w, key) => {
+      const id = (await create(w.key, { url: receiver.url, eventTypes: ["render.failed"] })).body.id ?? "whe_x";
+      return api(`/v1/webhook-endpoints/${id}`, { key, method: "PATCH", body: { enabled: false } });
+    },
+    crossWorkspace: async (w, other) => {
+      const id = (await create(other.key, { url: receiver.url, eventTypes: ["render.failed"] })).body.id;
+      return api(`/v1/webhook-endpoints/${id}`, { key: w.key, method: "PATCH", body: { enabled: false } });
+    },
+  });
+});
+
+describe("DELETE and rotate-secret", () => {
+  it("deletes an endpoint (200 deleted true), then 404", async () => {
+    const w = await createTestWorkspace();
+    const made = (await create(w.key, { url: receiver.url, eventTypes: ["render.failed"] })).body;
+    const res = await api(`/v1/webhook-endpoints/${made.id}`, { key: w.key, method: "DELETE" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: true, ids: [made.id] });
+    expectError(await api(`/v1/webhook-endpoints/${made.id}`, { key: w.key }), 404, "NOT_FOUND");
+    expectError(await api(`/v1/webhook-endpoints/${made.id}/deliveries`, { key: w.key }), 404, "NOT_FOUND");
+  });
+
+  it("rotate-secret answers the endpoint with a new secret, never shown again", async () => {
+    const w = await createTestWorkspace();
+    const made = (await create(w.key, { url: receiver.url, eventTypes: ["render.failed"] })).body;
+    const res = await api(`/v1/webhook-endpoints/${made.id}/rotate-secret`, { key: w.key, method: "POST" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toMatchObject({ id: made.id, url: receiver.url, secret: expect.stringMatching(SECRET) });
+    expect(res.body.secret).not.toBe(made.secret);
+    expect((await api(`/v1/webhook-endpoints/${made.id}`, { key: w.key })).body).not.toHaveProperty("secret");
+  });
+
+  securityCases({
+    scope: "webhook:manage",
+    request: async (w, key) => {
+      const id = (await create(w.key, { url: receiver.url, eventTypes: ["render.failed"] })).body.id ?? "whe_x";
+      return api(`/v1/webhook-endpoints/${id}/rotate-secret`, { key, method: "POST" });
+    },
+    crossWorkspace: async (w, other) => {
+      const id = (await create(other.key, { url: receiver.url, eventTypes: ["render.failed"] })).body.id;
+      return api(`/v1/webhook-endpoints/${id}`, { key: w.key, method: "DELETE" });
+    },
+  });
+});
+
+describe("console sessions", () => {
+  it("owners and admins manage endpoints; members are refused with 403 naming webhook:manage", async () => {
+    const w = await createTestWorkspace();
+    for (const role of ["owner", "admin"] as const) {
+      const { cookie } = await w.signIn(role);
+      const res = await api("/v1/webhook-endpoints", { cookie, body: { url: receiver.url, eventTypes: ["render.failed"] } });
+      expect(res.status, res.text).toBe(201);
+    }
+    const { cookie } = await w.signIn("member");
+    const e = expectError(await api("/v1/webhook-endpoints", { cookie }), 403, "FORBIDDEN");
+    expect(e.message).toContain("webhook:manage");
+  });
+});
