@@ -46,6 +46,13 @@ export const pages: ConsolePage[] = [
     roles: ["owner", "admin"],
     refusedAction: { method: "POST", path: "/v1/storage-destinations", body: { name: "refused", bucket: "b", accessKeyId: "k", secretAccessKey: "s" } },
   },
+  {
+    path: "/webhooks",
+    name: "webhooks",
+    heading: "Webhooks",
+    roles: ["owner", "admin"],
+    refusedAction: { method: "POST", path: "/v1/webhook-endpoints", body: { url: "https://example.com/hooks", eventTypes: ["render.failed"] } },
+  },
   { path: "/renders", name: "renders", heading: "Renders", roles: everyRole },
   {
     path: "/assets",

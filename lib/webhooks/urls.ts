@@ -40,8 +40,8 @@ export function checkUrlShape(raw: string, policy: UrlPolicy): { ok: true; url: 
   if (!host) return { ok: false, reason: "has no host" };
   const privateAllowed = policy.allowPrivate && !policy.hosted;
   if (!privateAllowed && (host === "localhost" || host.endsWith(".localhost"))) return { ok: false, reason: "must not point at localhost" };
-  if (net.isIP(host) && !privateAllowed) {
-    const why = refusedAddress(host);
+  if (net.isIP(host)) {
+    const why = privateAllowed ? metadataAddress(host) : refusedAddress(host);
     if (why) return { ok: false, reason: `points at a ${why} address (${host})` };
   }
   return { ok: true, url };
@@ -60,11 +60,10 @@ export async function checkWebhookUrl(raw: string, policy: UrlPolicy, resolve: R
     return { ok: false, reason: `host ${host} does not resolve` };
   }
   if (addresses.length === 0) return { ok: false, reason: `host ${host} does not resolve` };
-  if (!(policy.allowPrivate && !policy.hosted)) {
-    for (const a of addresses) {
-      const why = refusedAddress(a);
-      if (why) return { ok: false, reason: `host ${host} resolves to a ${why} address (${a})` };
-    }
+  const privateAllowed = policy.allowPrivate && !policy.hosted;
+  for (const a of addresses) {
+    const why = privateAllowed ? metadataAddress(a) : refusedAddress(a);
+    if (why) return { ok: false, reason: `host ${host} resolves to a ${why} address (${a})` };
   }
   return { ok: true, url: shape.url, addresses };
 }
@@ -110,9 +109,26 @@ const V6: Range[] = [
   { net: "ff00::", bits: 8, kind: "multicast" },
 ];
 
+/**
+ * Cloud metadata services (AWS, GCP, Azure, OpenStack: 169.254.169.254; AWS over IPv6:
+ * fd00:ec2::254) hand out credentials to whatever asks from inside the machine: refused even where
+ * private networks are allowed.
+ */
+export function metadataAddress(address: string): string | undefined {
+  const a = address.replace(/%.*$/, "");
+  if (!net.isIP(a)) return undefined;
+  const bits = net.isIPv4(a) ? v4Bits(a) : v6Bits(a);
+  const v4 = net.isIPv4(a) ? bits : bits >> 32n === 0xffffn ? bits & 0xffffffffn : undefined;
+  if (v4 === v4Bits("169.254.169.254")) return "cloud metadata";
+  if (net.isIPv6(a) && bits === v6Bits("fd00:ec2::254")) return "cloud metadata";
+  return undefined;
+}
+
 /** The kind of a refused address ("private", "loopback", ...), or undefined for a public one. */
 export function refusedAddress(address: string): string | undefined {
   const a = address.replace(/%.*$/, ""); // zone index of a link-local address
+  const metadata = metadataAddress(a);
+  if (metadata) return metadata;
   if (net.isIPv4(a)) return kindIn(V4, v4Bits(a), 32);
   if (!net.isIPv6(a)) return "invalid";
   const bits = v6Bits(a);

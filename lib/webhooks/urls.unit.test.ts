@@ -17,7 +17,8 @@ describe("refusedAddress", () => {
     ["192.168.1.1", "private"],
     ["127.0.0.1", "loopback"],
     ["127.255.0.9", "loopback"],
-    ["169.254.169.254", "link-local"],
+    ["169.254.169.254", "cloud metadata"],
+    ["169.254.1.1", "link-local"],
     ["100.64.0.1", "shared"],
     ["100.127.255.255", "shared"],
     ["0.0.0.0", "reserved"],
@@ -34,12 +35,13 @@ describe("refusedAddress", () => {
     ["fe80::1", "link-local"],
     ["fe80::1%eth0", "link-local"],
     ["fc00::1", "private"],
-    ["fd00:ec2::254", "private"],
+    ["fd00:ec2::254", "cloud metadata"],
+    ["fd00::1", "private"],
     ["2001:db8::1", "documentation"],
     ["ff02::1", "multicast"],
     ["::ffff:127.0.0.1", "loopback"],
     ["::ffff:7f00:1", "loopback"],
-    ["::ffff:169.254.169.254", "link-local"],
+    ["::ffff:169.254.169.254", "cloud metadata"],
     ["::ffff:10.0.0.1", "private"],
     ["64:ff9b::a00:1", "private"],
     ["2002:7f00:1::", "reserved"],
@@ -86,6 +88,12 @@ describe("checkWebhookUrl", () => {
     expect((await checkWebhookUrl("http://localhost:9000/hook", selfHostedPrivate, resolvesTo("127.0.0.1"))).ok).toBe(true);
     expect((await checkWebhookUrl("http://10.0.0.8/hook", selfHostedPrivate)).ok).toBe(true);
     expect((await checkWebhookUrl("https://127.0.0.1/hook", { hosted: true, allowPrivate: true })).ok).toBe(false);
+    // Cloud metadata stays refused, literal or resolved.
+    expect(await checkWebhookUrl("http://169.254.169.254/latest", selfHostedPrivate)).toEqual({ ok: false, reason: "points at a cloud metadata address (169.254.169.254)" });
+    expect(await checkWebhookUrl("http://meta.example.com/", selfHostedPrivate, resolvesTo("10.0.0.1", "fd00:ec2::254"))).toEqual({
+      ok: false,
+      reason: "host meta.example.com resolves to a cloud metadata address (fd00:ec2::254)",
+    });
   });
 });
 
