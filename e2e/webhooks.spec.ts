@@ -37,7 +37,7 @@ test("an admin adds an endpoint, tests it, sees and redelivers a delivery, disab
   const form = page.getByRole("dialog", { name: "Add a webhook endpoint" });
   await form.getByLabel("URL").fill("http://169.254.169.254/latest");
   await form.getByRole("button", { name: "Add endpoint" }).click();
-  await expect(form.getByText(/link-local address/).first()).toBeVisible();
+  await expect(form.getByText(/cloud metadata address/).first()).toBeVisible();
 
   await form.getByLabel("URL").fill(receiver.url);
   await form.getByLabel("Description (optional)").fill("Billing");
@@ -67,7 +67,7 @@ test("an admin adds an endpoint, tests it, sees and redelivers a delivery, disab
 
   // Send test event: the receiver verifies the signature with standardwebhooks.
   await row.getByRole("button", { name: `Send a test event to ${receiver.url}` }).click();
-  await expect(page.getByText("Test event delivered")).toBeVisible();
+  await expect(page.getByText("Test event delivered", { exact: true })).toBeVisible();
   const [test1] = await receiver.waitFor(1);
   expect(new Webhook(secret).verify(test1!.body, test1!.headers as Record<string, string>)).toMatchObject({ type: "webhook.test" });
 
@@ -92,14 +92,14 @@ test("an admin adds an endpoint, tests it, sees and redelivers a delivery, disab
   await expectNoSideScroll(page);
 
   await delivery.getByRole("button", { name: /^Redeliver/ }).click();
-  await expect(page.getByText("The endpoint answered HTTP 200.")).toBeVisible();
+  await expect(page.getByText("The endpoint answered HTTP 200.", { exact: true })).toBeVisible();
   const [, , again] = await receiver.waitFor(3);
   expect(again!.headers["webhook-id"]).toBe(event!.headers["webhook-id"]);
   await expect(delivery.getByRole("cell", { name: "2", exact: true })).toBeVisible();
 
   // Disable, then enable.
   await page.getByRole("button", { name: `Disable ${receiver.url}` }).click();
-  await expect(page.getByText("Endpoint disabled")).toBeVisible();
+  await expect(page.getByText("Endpoint disabled", { exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 }).getByText("Disabled")).toBeVisible();
   await page.getByRole("button", { name: `Enable ${receiver.url}` }).click();
   await expect(page.getByRole("heading", { level: 1 }).getByText("Enabled")).toBeVisible();

@@ -50,7 +50,6 @@ export function DeliveriesTable({ endpointId, items, redeliver }: { endpointId: 
           <TH>Attempts</TH>
           <TH>Last answer</TH>
           <TH>Next attempt</TH>
-          <TH>Created</TH>
           <TH>
             <span className="sr-only">Actions</span>
           </TH>
@@ -61,25 +60,23 @@ export function DeliveriesTable({ endpointId, items, redeliver }: { endpointId: 
           <TRow key={d.id}>
             <TCell>
               <code className="block font-mono text-xs text-gray-900">{d.eventType}</code>
-              <Link href={`/renders/${d.renderId}`} className="font-mono text-xs text-accent hover:underline">
+              <Link href={`/renders/${d.renderId}`} className="block font-mono text-xs text-accent hover:underline">
                 {d.renderId}
               </Link>
+              <DateTime iso={d.createdAt} className="text-xs whitespace-nowrap text-gray-600" />
             </TCell>
             <TCell>
               <Badge tone={tones[d.status]}>{labels[d.status]}</Badge>
             </TCell>
             <TCell>{d.attempts}</TCell>
             <TCell>
-              <span className="block min-w-40 max-w-72 break-words text-sm">
+              <span className="block min-w-36 max-w-64 break-words text-sm">
                 {d.lastStatusCode !== undefined && <span className="font-medium">HTTP {d.lastStatusCode}</span>}
                 {d.lastError && <span className="block text-xs text-danger">{d.lastError}</span>}
                 {d.lastStatusCode === undefined && !d.lastError && <span className="text-gray-600">{d.attempts ? "" : "Not sent yet"}</span>}
               </span>
             </TCell>
             <TCell className="whitespace-nowrap">{d.nextAttemptAt ? <DateTime iso={d.nextAttemptAt} /> : <span className="text-gray-600">None</span>}</TCell>
-            <TCell className="whitespace-nowrap">
-              <DateTime iso={d.createdAt} />
-            </TCell>
             <TCell>
               <Redeliver endpointId={endpointId} delivery={d} redeliver={redeliver} />
             </TCell>

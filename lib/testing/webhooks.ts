@@ -1,6 +1,5 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect } from "vitest";
 
 /** One request a test receiver got. */
 export type Received = { headers: http.IncomingHttpHeaders; body: string; at: number };
@@ -43,8 +42,13 @@ export async function startReceiver(responder: Responder = () => ({ status: 200 
     port: actual,
     received,
     respond: (r) => void (respond = r),
+    // why no vitest expect.poll: the Playwright journeys use this receiver too.
     waitFor: async (n, timeout = 20_000) => {
-      await expect.poll(() => received.length, { timeout, interval: 50 }).toBeGreaterThanOrEqual(n);
+      const deadline = Date.now() + timeout;
+      while (received.length < n) {
+        if (Date.now() > deadline) throw new Error(`the receiver got ${received.length} of ${n} requests within ${timeout} ms`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
       return received.slice(0, n);
     },
     close: () =>
