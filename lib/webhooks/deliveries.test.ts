@@ -255,6 +255,25 @@ describe("retries", () => {
     expect(r.received).toHaveLength(1);
   });
 
+  it("a URL no longer allowed at the time of the attempt, or a secret that cannot be decrypted, fails the attempt and is retried", async () => {
+    const w = await createTestWorkspace();
+    const r = await ownReceiver(() => ({ status: 503 }));
+    const e = await endpoint(w, r.url);
+    await renderPdf(w);
+    const d = await waitForDelivery(w, e.id, (x) => x.attempts === 1);
+    // As if the name now resolved to the metadata service (the URL is checked at every attempt).
+    await db().execute(sql`update webhook_endpoints set url = 'http://169.254.169.254/latest' where id = ${e.id}`);
+    await makeDue(d.id as string);
+    expect(await waitForDelivery(w, e.id, (x) => x.attempts === 2)).toMatchObject({
+      status: "pending",
+      lastError: "The URL is no longer an allowed destination: it points at a cloud metadata address (169.254.169.254)",
+    });
+    await db().execute(sql`update webhook_endpoints set url = ${r.url}, secret_sealed = 'c2VhbGVkIGJ5IGFub3RoZXIga2V5IGxvbmcgZW5vdWdoIHRvIGxvb2sgcmVhbA' where id = ${e.id}`);
+    await makeDue(d.id as string);
+    expect(await waitForDelivery(w, e.id, (x) => x.attempts === 3)).toMatchObject({ status: "pending", lastError: expect.stringContaining("cannot be decrypted") });
+    expect(r.received).toHaveLength(1);
+  });
+
   it("an answer later than 10 seconds is a failure", async () => {
     const w = await createTestWorkspace();
     const r = await ownReceiver(() => ({ status: 200, delayMs: 11_000 }));
@@ -295,6 +314,21 @@ describe("secret rotation", () => {
     const at = Date.parse(new Date(row!.at).toISOString());
     expect(at).toBeGreaterThanOrEqual(before + 86_400_000 - 1000);
     expect(at).toBeLessThanOrEqual(Date.now() + 86_400_000 + 1000);
+  });
+});
+
+describe("retention", () => {
+  it("deletes delivery records older than RETENTION_DAYS, and only those", async () => {
+    const w = await createTestWorkspace();
+    const e = await endpoint(w, receiver.url, ["render.succeeded"]);
+    await renderPdf(w);
+    const [fresh] = (await deliveries(w, e.id)).items.length ? (await deliveries(w, e.id)).items : [await waitForDelivery(w, e.id, () => true)];
+    await db().execute(sql`
+      insert into webhook_deliveries (id, workspace_id, endpoint_id, event_id, event_type, render_id, payload, status, created_at)
+      values ('msg_old_' || ${e.id}, ${w.id}, ${e.id}, 'evt_old', 'render.succeeded', 'rnd_old', '{}'::jsonb, 'succeeded', now() - interval '31 days')`);
+    const { purgeExpiredDeliveries } = await import("./retention");
+    expect(await purgeExpiredDeliveries()).toBeGreaterThanOrEqual(1);
+    expect((await deliveries(w, e.id)).items.map((d) => d.id)).toEqual([fresh!.id]);
   });
 });
 
