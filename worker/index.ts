@@ -54,9 +54,9 @@ async function main() {
     { localConcurrency: 8, batchSize: 4, groupConcurrency: WEBHOOK_PER_ENDPOINT, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 },
     async (jobs) => void (await Promise.all(jobs.map((job) => handleWebhookDelivery(job.data)))),
   );
-  const dispatchWebhooks = coalescedDispatcher((err) => log().error({ err }, "webhook dispatch failed"));
-  await onDeliveriesDue(dispatchWebhooks);
-  dispatchWebhooks();
+  const webhookDispatcher = coalescedDispatcher((err) => log().error({ err }, "webhook dispatch failed"));
+  await onDeliveriesDue(webhookDispatcher.wake);
+  webhookDispatcher.wake();
   await b.schedule("maintenance", queues.maintenance.cron);
   await b.schedule("retention", queues.retention.cron);
 
@@ -65,7 +65,7 @@ async function main() {
   const timers = [
     every(LEASE_MS / 3, renewLeases, "lease renewal"),
     every(5_000, reapAbandonedRenders, "abandoned render check"),
-    setInterval(dispatchWebhooks, 2_000),
+    setInterval(webhookDispatcher.wake, 2_000),
   ];
   const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.WORKER_HEALTH_HOST, pool) : undefined;
   log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment }, "worker started");
@@ -81,6 +81,7 @@ async function main() {
       flushLogs();
       process.exit(1);
     }, cfg.RENDER_TIMEOUT_MS + 15_000).unref();
+    webhookDispatcher.stop(); // pg-boss stops below; due deliveries wait for the next worker
     await renders.stop(); // lets running renders finish
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
     timers.forEach(clearInterval);

@@ -34,28 +34,34 @@ export async function dispatchDueDeliveries(): Promise<number> {
 }
 
 /**
- * The worker's dispatcher: runs dispatchDueDeliveries when the returned function is called, at
- * most one run at a time (a call during a run makes one more run after it).
+ * The worker's dispatcher: runs dispatchDueDeliveries when `wake` is called, at most one run at a
+ * time (a call during a run makes one more run after it); after `stop` it hands nothing over (the
+ * worker is stopping and pg-boss with it).
  */
-export function coalescedDispatcher(onError: (err: unknown) => void): () => void {
+export function coalescedDispatcher(onError: (err: unknown) => void): { wake: () => void; stop: () => void } {
   let running = false;
   let again = false;
+  let stopped = false;
   const run = async () => {
     running = true;
     try {
       do {
         again = false;
         await dispatchDueDeliveries();
-      } while (again);
+      } while (again && !stopped);
     } catch (err) {
       onError(err);
     } finally {
       running = false;
     }
   };
-  return () => {
-    if (running) again = true;
-    else void run();
+  return {
+    wake: () => {
+      if (stopped) return;
+      if (running) again = true;
+      else void run();
+    },
+    stop: () => void (stopped = true),
   };
 }
 
