@@ -16,11 +16,13 @@ import { handleFileDeletion } from "./jobs/file-deletion";
 import { handleMaintenance } from "./jobs/maintenance";
 import { handleNextRender } from "./jobs/render";
 import { handleRetention } from "./jobs/retention";
-import { handleWebhookDelivery } from "./jobs/webhook-delivery";
+import { webhookDeliveryPool } from "./jobs/webhook-delivery";
 import { coalescedDispatcher, onDeliveriesDue } from "@/lib/webhooks/dispatch";
 
+/** How many webhook attempts one worker runs at once (outbound HTTP waits, not CPU). */
+const WEBHOOK_SLOTS = 32;
 /** How many attempts of one webhook endpoint run at once, across all workers. */
-const WEBHOOK_PER_ENDPOINT = 8;
+const WEBHOOK_PER_ENDPOINT = 16;
 
 /**
  * The worker: a warm Chromium and the pg-boss queues. Stops taking jobs on SIGTERM/SIGINT and
@@ -46,15 +48,11 @@ async function main() {
   await b.work<QueuePayload<"blob-deletion">>("blob-deletion", async (jobs) => {
     for (const job of jobs) await handleBlobDeletion(job.data);
   });
-  // Webhook deliveries: the dispatcher hands due attempts to pg-boss (lib/webhooks/dispatch.ts);
-  // at most WEBHOOK_PER_ENDPOINT attempts of one endpoint run at once across all workers, so one
-  // slow receiver holds few of the worker's slots and never a render's.
-  await b.work<QueuePayload<"webhook-delivery">>(
-    "webhook-delivery",
-    { localConcurrency: 8, batchSize: 4, groupConcurrency: WEBHOOK_PER_ENDPOINT, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 },
-    async (jobs) => void (await Promise.all(jobs.map((job) => handleWebhookDelivery(job.data)))),
-  );
-  const webhookDispatcher = coalescedDispatcher((err) => log().error({ err }, "webhook dispatch failed"));
+  // Webhook deliveries: the dispatcher hands due attempts to pg-boss (lib/webhooks/dispatch.ts),
+  // the pool runs them: at most WEBHOOK_PER_ENDPOINT of one endpoint at once across all workers,
+  // so one slow receiver holds few slots and never a render's.
+  const webhookPool = webhookDeliveryPool(b, { slots: WEBHOOK_SLOTS, perEndpoint: WEBHOOK_PER_ENDPOINT });
+  const webhookDispatcher = coalescedDispatcher(webhookPool.wake, (err) => log().error({ err }, "webhook dispatch failed"));
   await onDeliveriesDue(webhookDispatcher.wake);
   webhookDispatcher.wake();
   await b.schedule("maintenance", queues.maintenance.cron);
@@ -82,7 +80,7 @@ async function main() {
       process.exit(1);
     }, cfg.RENDER_TIMEOUT_MS + 15_000).unref();
     webhookDispatcher.stop(); // pg-boss stops below; due deliveries wait for the next worker
-    await renders.stop(); // lets running renders finish
+    await Promise.all([renders.stop(), webhookPool.stop()]); // lets running renders and attempts finish
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
     timers.forEach(clearInterval);
     health?.close();

@@ -38,7 +38,7 @@ export async function dispatchDueDeliveries(): Promise<number> {
  * time (a call during a run makes one more run after it); after `stop` it hands nothing over (the
  * worker is stopping and pg-boss with it).
  */
-export function coalescedDispatcher(onError: (err: unknown) => void): { wake: () => void; stop: () => void } {
+export function coalescedDispatcher(onDispatched: () => void, onError: (err: unknown) => void): { wake: () => void; stop: () => void } {
   let running = false;
   let again = false;
   let stopped = false;
@@ -47,7 +47,7 @@ export function coalescedDispatcher(onError: (err: unknown) => void): { wake: ()
     try {
       do {
         again = false;
-        await dispatchDueDeliveries();
+        if ((await dispatchDueDeliveries()) > 0) onDispatched();
       } while (again && !stopped);
     } catch (err) {
       onError(err);
