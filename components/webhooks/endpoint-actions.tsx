@@ -55,7 +55,7 @@ export function EndpointActions({ endpoint: e, update, rotate, remove, sendTest,
   };
 
   return (
-    <div className="flex flex-wrap justify-end gap-1">
+    <div className="flex justify-end gap-1">
       <Button variant="ghost" size="icon" aria-label={`Send a test event to ${e.url}`} title="Send test event" loading={testing} onClick={() => void test()}>
         <Send aria-hidden="true" className="size-4" />
       </Button>
