@@ -10,6 +10,7 @@ import { notifyEnded, RENDER_QUEUED_CHANNEL, RENDER_STOP_CHANNEL } from "./notic
 import { claimedRenderFrom, renderRowFrom, type ClaimedRender } from "./row";
 import { countUsage } from "./usage";
 import { insertDeliveriesFor, notifyDue } from "../webhooks/repository";
+import { admissionSql, refusalError, type Refusal } from "./admission";
 
 const ACTIVE = ["queued", "processing"] as const;
 
@@ -17,25 +18,30 @@ type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "for
   Partial<Pick<RenderRow, "templateId" | "templateVersionId" | "requestId" | "destinationId" | "destinationName" | "destinationKey" | "keepCopy" | "batchId" | "batchIndex">>;
 
 /**
- * Queues a render: its row, its input and the workers' wake-up in one statement, so the hot path
- * needs no transaction of its own (inside the caller's transaction when it has one).
+ * Queues a render: its admission (folio_admit_renders, unless `admitted` says the caller already
+ * admitted it, as a batch does for all its items), its row, its input and the workers' wake-up in
+ * one statement, so the hot path needs no transaction of its own (inside the caller's transaction
+ * when it has one). A refusal inserts nothing and throws (lib/renders/admission.ts).
  */
-export async function insertRender(ex: Executor, row: NewRender, payload: Record<string, unknown>): Promise<RenderRow> {
-  const [r] = await ex.execute<{ created_at: string | Date; updated_at: string | Date }>(sql`
-    with r as (
+export async function insertRender(ex: Executor, row: NewRender, payload: Record<string, unknown>, admitted = false): Promise<RenderRow> {
+  const admission = admitted ? sql`null::jsonb` : admissionSql(row.workspaceId, row.test ? { normal: 0, test: 1 } : { normal: 1, test: 0 });
+  const [r] = await ex.execute<{ refusal: Refusal | null; created_at: string | Date; updated_at: string | Date }>(sql`
+    with a as (select ${admission} as refusal), r as (
       insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id, request_id,
                            destination_id, destination_name, destination_key, keep_copy, batch_id, batch_index)
-      values (${row.id}, ${row.workspaceId}, ${row.test}, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb,
+      select ${row.id}, ${row.workspaceId}, ${row.test}::boolean, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb,
               ${row.templateId ?? null}, ${row.templateVersionId ?? null}, ${row.requestId ?? null},
-              ${row.destinationId ?? null}, ${row.destinationName ?? null}, ${row.destinationKey ?? null}, ${row.keepCopy ?? true},
-              ${row.batchId ?? null}, ${row.batchIndex ?? null})
+              ${row.destinationId ?? null}, ${row.destinationName ?? null}, ${row.destinationKey ?? null}, ${row.keepCopy ?? true}::boolean,
+              ${row.batchId ?? null}, ${row.batchIndex ?? null}::int
+      from a where a.refusal is null
       returning created_at, updated_at
     ), i as (
       insert into render_inputs (render_id, payload) select ${row.id}, ${JSON.stringify(payload)}::jsonb from r
     ), n as (
       select pg_notify(${RENDER_QUEUED_CHANNEL}, '') from r
     )
-    select created_at, updated_at, (select count(*) from n) as notified from r`);
+    select a.refusal, r.created_at, r.updated_at, (select count(*) from n) as notified from a left join r on true`);
+  if (r!.refusal) throw refusalError(r!.refusal);
   return {
     ...row,
     templateId: row.templateId ?? null,
