@@ -25,6 +25,7 @@ export function renderRowFrom(r: Record<string, unknown>): RenderRow {
     templateVersionId: r.template_version_id as string | null,
     requestId: r.request_id as string | null,
     attempts: r.attempts as number,
+    turn: Number(r.turn ?? 0),
     leaseExpiresAt: date(r.lease_expires_at),
     error: r.error as RenderErrorRecord | null,
     warnings: (r.warnings ?? null) as RenderRow["warnings"],

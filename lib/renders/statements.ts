@@ -25,22 +25,22 @@ type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "for
  */
 export async function insertRender(ex: Executor, row: NewRender, payload: Record<string, unknown>, admitted = false): Promise<RenderRow> {
   const admission = admitted ? sql`null::jsonb` : admissionSql(row.workspaceId, row.test ? { normal: 0, test: 1 } : { normal: 1, test: 0 });
-  const [r] = await ex.execute<{ refusal: Refusal | null; created_at: string | Date; updated_at: string | Date }>(sql`
+  const [r] = await ex.execute<{ refusal: Refusal | null; created_at: string | Date; updated_at: string | Date; turn: string | number }>(sql`
     with a as (select ${admission} as refusal), r as (
       insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id, request_id,
-                           destination_id, destination_name, destination_key, keep_copy, batch_id, batch_index)
+                           destination_id, destination_name, destination_key, keep_copy, batch_id, batch_index, turn)
       select ${row.id}, ${row.workspaceId}, ${row.test}::boolean, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb,
               ${row.templateId ?? null}, ${row.templateVersionId ?? null}, ${row.requestId ?? null},
               ${row.destinationId ?? null}, ${row.destinationName ?? null}, ${row.destinationKey ?? null}, ${row.keepCopy ?? true}::boolean,
-              ${row.batchId ?? null}, ${row.batchIndex ?? null}::int
+              ${row.batchId ?? null}, ${row.batchIndex ?? null}::int, ${nextTurn(row.workspaceId)}
       from a where a.refusal is null
-      returning created_at, updated_at
+      returning created_at, updated_at, turn
     ), i as (
       insert into render_inputs (render_id, payload) select ${row.id}, ${JSON.stringify(payload)}::jsonb from r
     ), n as (
       select pg_notify(${RENDER_QUEUED_CHANNEL}, '') from r
     )
-    select a.refusal, r.created_at, r.updated_at, (select count(*) from n) as notified from a left join r on true`);
+    select a.refusal, r.created_at, r.updated_at, r.turn, (select count(*) from n) as notified from a left join r on true`);
   if (r!.refusal) throw refusalError(r!.refusal);
   return {
     ...row,
@@ -58,6 +58,7 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
     keepCopy: row.keepCopy ?? true,
     batchId: row.batchId ?? null,
     batchIndex: row.batchIndex ?? null,
+    turn: Number(r!.turn),
     pageCount: null,
     outputBytes: null,
     durationMs: null,
@@ -69,24 +70,34 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
   };
 }
 
+/**
+ * The turn of a render the workspace queues now (docs/architecture.md, Fair turns): one after its
+ * workspace's last queued render, and never before the lowest turn still waiting, so a workspace
+ * that had nothing waiting joins the current round instead of jumping ahead of it or waiting behind
+ * another's backlog. Two index probes (renders_workspace_turn_idx, renders_queued_idx).
+ */
+const nextTurn = (workspaceId: string) => sql`greatest(
+    coalesce((select max(turn) + 1 from renders where workspace_id = ${workspaceId} and state = 'queued'), 0),
+    coalesce((select turn from renders where state = 'queued' order by turn, created_at, id limit 1), 0))`;
+
 /** Tells the workers a render is waiting; delivered when the caller's transaction commits. */
 async function notifyQueued(ex: Executor) {
   await ex.execute(sql`select pg_notify(${RENDER_QUEUED_CHANNEL}, '')`);
 }
 
 /**
- * Claims the oldest queued render for one attempt (SKIP LOCKED: concurrent workers never take the
- * same render), with the milliseconds since it was created (on the database's clock, which also
+ * Claims the queued render of the lowest turn, oldest first (fair turns between workspaces), for
+ * one attempt (SKIP LOCKED: concurrent workers never take the same render), with the milliseconds since it was created (on the database's clock, which also
  * set created_at: the worker's clock may differ).
  */
 const claimOldest = (leaseMs: number) => sql`
   update renders set state = 'processing', attempts = attempts + 1, started_at = coalesce(started_at, now()),
     lease_expires_at = now() + ${`${leaseMs} milliseconds`}::interval, updated_at = now()
-  where id = (select id from renders where state = 'queued' order by created_at, id limit 1 for update skip locked)
+  where id = (select id from renders where state = 'queued' order by turn, created_at, id limit 1 for update skip locked)
   returning *, (extract(epoch from now() - created_at) * 1000)::int as queued_ms`;
 
 /**
- * Takes the oldest queued render for one attempt and returns it with its input, in one statement;
+ * Takes the next queued render (lowest turn, oldest first) for one attempt and returns it with its input, in one statement;
  * undefined when none is queued.
  */
 export async function claimNextRender(ex: Executor, leaseMs: number): Promise<ClaimedRender | undefined> {

@@ -32,6 +32,12 @@ export const renders = pgTable(
     templateVersionId: text("template_version_id"),
     /** Rendering attempts started; a crashed or timed-out worker's render is retried up to 3 attempts in all. */
     attempts: integer("attempts").notNull().default(0),
+    /**
+     * Fair turns between workspaces (docs/architecture.md, Fair turns): workers take the queued render
+     * with the lowest turn, oldest first. Set when the render is queued: one more than its workspace's
+     * last queued render, and never below the lowest turn still waiting.
+     */
+    turn: bigint("turn", { mode: "number" }).notNull().default(0),
     /** While processing: the worker renews it; past it, the render is taken back (worker died). */
     leaseExpiresAt: ts("lease_expires_at"),
     error: jsonb("error").$type<RenderErrorRecord>(),
@@ -64,8 +70,10 @@ export const renders = pgTable(
   (t) => [
     index("renders_workspace_created_idx").on(t.workspaceId, t.createdAt.desc(), t.id.desc()),
     index("renders_lease_idx").on(t.leaseExpiresAt).where(sql`state = 'processing'`),
-    // The render queue: workers take the oldest queued render (lib/renders/statements.ts claimNextRender).
-    index("renders_queued_idx").on(t.createdAt, t.id).where(sql`state = 'queued'`),
+    // The render queue: workers take the queued render of the lowest turn, oldest first (lib/renders/statements.ts claimNextRender).
+    index("renders_queued_idx").on(t.turn, t.createdAt, t.id).where(sql`state = 'queued'`),
+    // A workspace's last queued turn, read when it queues another render.
+    index("renders_workspace_turn_idx").on(t.workspaceId, t.turn).where(sql`state = 'queued'`),
     index("renders_created_idx").on(t.createdAt),
     index("renders_batch_idx").on(t.batchId, t.batchIndex).where(sql`batch_id is not null`),
     // Admission (spec: maxActiveRenders): a workspace's queued and processing renders.
