@@ -4,7 +4,10 @@ import { requireScope, systemCtx, type Ctx } from "../auth/context";
 import { db, withTx } from "../db/client";
 import { newId } from "../db/ids";
 import type { WorkspaceRow } from "../db/schema";
-import { notFound } from "../errors";
+import { storageBytes } from "../assets";
+import { config } from "../config";
+import { forbidden, invalidValue, notFound } from "../errors";
+import { PageQuery, type Page } from "../paging";
 import * as repo from "./repository";
 
 export type Workspace = { id: string; name: string; suspended: boolean; createdAt: string };
@@ -104,20 +107,115 @@ export async function setLimits(ctx: Ctx, input: LimitsInput): Promise<RenderLim
   return getRenderLimits(ctx.workspaceId);
 }
 
-/** The render limits record of a workspace. */
+/**
+ * spec: Limits > Render allowances > Hosted plans. In hosted mode a workspace's plan sets the floor
+ * of its maxActiveRenders and rendersPerMinute: the stored values apply when a platform
+ * administrator set them higher (docs/api.md, Render allowances and quotas). The same table is in
+ * folio_admit_renders (drizzle/0009_h.sql), which enforces it.
+ */
+export const hostedPlans = {
+  free: { maxActiveRenders: 10, rendersPerMinute: 60 },
+  starter: { maxActiveRenders: 30, rendersPerMinute: 120 },
+  pro: { maxActiveRenders: 50, rendersPerMinute: 300 },
+  business: { maxActiveRenders: 100, rendersPerMinute: 1000 },
+} as const;
+export type HostedPlan = keyof typeof hostedPlans;
+
+/** The allowances that apply to a workspace now: its own, raised to its plan's in hosted mode. */
+export function effectiveAllowances(w: Pick<WorkspaceRow, "plan" | "maxActiveRenders" | "rendersPerMinute">) {
+  const plan = config().DEPLOYMENT_MODE === "hosted" && w.plan ? hostedPlans[w.plan as HostedPlan] : undefined;
+  return {
+    maxActiveRenders: Math.max(w.maxActiveRenders, plan?.maxActiveRenders ?? 0),
+    rendersPerMinute: Math.max(w.rendersPerMinute, plan?.rendersPerMinute ?? 0),
+  };
+}
+
+/** The render limits record of a workspace, with what it uses now. */
 export async function getRenderLimits(workspaceId: string): Promise<RenderLimits> {
   const w = await getWorkspace(workspaceId);
+  const [counts, stored] = await Promise.all([repo.renderCounts(db(), workspaceId), storageBytes(db(), workspaceId)]);
   return {
-    maxActiveRenders: w.maxActiveRenders,
-    rendersPerMinute: w.rendersPerMinute,
+    ...effectiveAllowances(w),
     documentsPerMonth: w.documentsPerMonth,
     maxStorageBytes: w.maxStorageBytes,
     testRendersPerDay: w.testRendersPerDay,
-    documentsThisMonth: 0,
-    storageBytes: 0,
-    testRendersToday: 0,
+    documentsThisMonth: counts.documentsThisMonth,
+    storageBytes: stored,
+    testRendersToday: counts.testRendersToday,
     templateConversionsPerMonth: w.templateConversionsPerMonth,
+    // why: template conversions (PDF into template) do not exist yet; nothing counts them.
     templateConversionsThisMonth: 0,
     suspended: w.suspended,
   };
+}
+
+/** GET /v1/render-limits (render:read): ctx's workspace's record. */
+export async function readRenderLimits(ctx: Ctx): Promise<RenderLimits> {
+  requireScope(ctx, "render:read", "read the render limits");
+  return getRenderLimits(ctx.workspaceId);
+}
+
+/** What the console's meters show: the record plus the renders active now and created in the last minute. */
+export async function renderLimitsInUse(ctx: Ctx): Promise<RenderLimits & { activeRenders: number; rendersLastMinute: number }> {
+  const [limits, now] = await Promise.all([readRenderLimits(ctx), repo.activeCounts(db(), ctx.workspaceId)]);
+  return { ...limits, activeRenders: now.active, rendersLastMinute: now.lastMinute };
+}
+
+/** Platform administrators are users with the platform-admin flag, signed in to the console (decisions.md). */
+export function requirePlatformAdmin(ctx: Ctx) {
+  if (ctx.actor.type === "user" && ctx.actor.platformAdmin) return;
+  throw forbidden("Only platform administrators, signed in to the console, can do this");
+}
+
+export const encodeWorkspaceCursor = (id: string) => Buffer.from(id).toString("base64url");
+export function decodeWorkspaceCursor(cursor: string | undefined): string | undefined {
+  if (cursor === undefined) return undefined;
+  const id = Buffer.from(cursor, "base64url").toString("utf8");
+  if (!/^ws_[A-Za-z0-9]{1,64}$/.test(id)) throw invalidValue("query.cursor", "is not a cursor this list returned");
+  return id;
+}
+
+/** A workspace as platform administrators see it: its record and its render limits. */
+export type PlatformWorkspace = Workspace & { plan: string | null; limits: RenderLimits };
+
+/** GET /v1/platform/workspaces (platform administrators): a page of every workspace, by id, with its limits. */
+export async function listPlatformWorkspaces(ctx: Ctx, query: PageQuery): Promise<Page<PlatformWorkspace>> {
+  requirePlatformAdmin(ctx);
+  const rows = await repo.pageWorkspaces(db(), query.limit, decodeWorkspaceCursor(query.cursor));
+  const items = await Promise.all(rows.slice(0, query.limit).map(async (w) => ({ ...toWorkspace(w), plan: w.plan, limits: await getRenderLimits(w.id) })));
+  const page: Page<PlatformWorkspace> = { items };
+  if (rows.length > query.limit) page.nextCursor = encodeWorkspaceCursor(items[items.length - 1]!.id);
+  return page;
+}
+
+export const PlatformWorkspaceInput = LimitsInput.extend({
+  suspended: z.boolean().optional(),
+  plan: z.enum(["free", "starter", "pro", "business"]).nullable().optional(),
+});
+export type PlatformWorkspaceInput = z.infer<typeof PlatformWorkspaceInput>;
+
+/**
+ * PATCH /v1/platform/workspaces/{id} (platform administrators): allowances, plan and suspended,
+ * each change audited in the workspace's own history (who: the administrator).
+ */
+export async function updatePlatformWorkspace(ctx: Ctx, id: string, input: PlatformWorkspaceInput): Promise<PlatformWorkspace> {
+  requirePlatformAdmin(ctx);
+  const { suspended, plan, ...limits } = PlatformWorkspaceInput.parse(input);
+  const target: Ctx = { ...ctx, workspaceId: id };
+  await getWorkspace(id);
+  if (Object.values(limits).some((v) => v !== undefined)) await setLimits(target, limits);
+  if (plan !== undefined) await setPlan(target, plan);
+  if (suspended !== undefined) await setSuspended(target, suspended);
+  const w = await getWorkspace(id);
+  return { ...toWorkspace(w), plan: w.plan, limits: await getRenderLimits(id) };
+}
+
+async function setPlan(ctx: Ctx, plan: string | null) {
+  await withTx(async (tx) => {
+    const w = await repo.findWorkspace(tx, ctx.workspaceId, { forUpdate: true });
+    if (!w) throw notFound("workspace", ctx.workspaceId);
+    if (w.plan === plan) return;
+    await repo.updateWorkspace(tx, w.id, { plan });
+    await recordAudit(tx, ctx, "workspace.update_plan", { type: "workspace", id: w.id }, { from: w.plan, to: plan });
+  });
 }

@@ -1,4 +1,4 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, gt, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { workspaces, type WorkspaceRow } from "../db/schema";
 
@@ -20,4 +20,38 @@ export async function findWorkspace(ex: Executor, id: string, opts: { forUpdate?
 export async function updateWorkspace(ex: Executor, id: string, set: Partial<typeof workspaces.$inferInsert>) {
   const [w] = await ex.update(workspaces).set({ ...set, updatedAt: new Date() }).where(eq(workspaces.id, id)).returning();
   return w!;
+}
+
+/**
+ * What the render limits record counts now (spec: Render limits record), in one statement:
+ * documents this UTC month (non-test renders queued, processing or succeeded, as admission counts
+ * them: drizzle/0009_h.sql) and test renders created this UTC day.
+ */
+export async function renderCounts(ex: Executor, workspaceId: string): Promise<{ documentsThisMonth: number; testRendersToday: number }> {
+  const [r] = await ex.execute<{ documents: string | number; tests: string | number }>(sql`
+    select
+      (select count(*) from renders where workspace_id = ${workspaceId} and not test and state in ('queued', 'processing', 'succeeded')
+        and created_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC') as documents,
+      (select count(*) from renders where workspace_id = ${workspaceId} and test
+        and created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC') as tests`);
+  return { documentsThisMonth: Number(r!.documents), testRendersToday: Number(r!.tests) };
+}
+
+/** How many renders are active now and were created in the last 60 seconds (non-test), for the console's meters. */
+export async function activeCounts(ex: Executor, workspaceId: string): Promise<{ active: number; lastMinute: number }> {
+  const [r] = await ex.execute<{ active: string | number; minute: string | number }>(sql`
+    select
+      (select count(*) from renders where workspace_id = ${workspaceId} and not test and state in ('queued', 'processing')) as active,
+      (select count(*) from renders where workspace_id = ${workspaceId} and not test and created_at > now() - interval '60 seconds') as minute`);
+  return { active: Number(r!.active), lastMinute: Number(r!.minute) };
+}
+
+/** A page of workspaces ordered by id, after `afterId`. */
+export function pageWorkspaces(ex: Executor, limit: number, afterId?: string): Promise<WorkspaceRow[]> {
+  return ex
+    .select()
+    .from(workspaces)
+    .where(afterId === undefined ? undefined : gt(workspaces.id, afterId))
+    .orderBy(asc(workspaces.id))
+    .limit(limit + 1);
 }

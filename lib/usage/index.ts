@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { requireScope, type Ctx } from "../auth/context";
+import { db } from "../db/client";
+import { invalidValue, limitExceeded } from "../errors";
+import { PageQuery, type Page } from "../paging";
+import { decodeWorkspaceCursor, encodeWorkspaceCursor, requirePlatformAdmin } from "../workspaces";
+import * as repo from "./repository";
+
+/** decisions.md: Usage and audit. The counters of a day, a range, or a workspace's range. */
+export type UsageCounters = { rendersSucceeded: number; rendersFailed: number; rendersCancelled: number; pages: number; outputBytes: number };
+export type Usage = { from: string; to: string; totals: UsageCounters; days: ({ date: string } & UsageCounters)[] };
+export type WorkspaceUsage = { workspaceId: string; name: string; suspended: boolean } & UsageCounters;
+
+const MAX_DAYS = 366;
+const DAY_MS = 86_400_000;
+
+const IsoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "is not a calendar date");
+
+export const UsageQuery = z.strictObject({ from: IsoDate.optional(), to: IsoDate.optional() });
+export type UsageQuery = z.infer<typeof UsageQuery>;
+export const PlatformUsageQuery = PageQuery.extend(UsageQuery.shape);
+export type PlatformUsageQuery = z.infer<typeof PlatformUsageQuery>;
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/**
+ * The range of a usage query: both days included; by default the current UTC month (a missing
+ * `from` is the 1st of `to`'s month, a missing `to` the last day of `from`'s month). 400 when
+ * `from` is after `to`, 400 LIMIT_EXCEEDED over 366 days.
+ */
+export function usageRange(q: UsageQuery, now = new Date()): { from: string; to: string } {
+  const anchor = q.from ?? q.to ?? isoDay(now);
+  const [y, m] = anchor.split("-").map(Number) as [number, number];
+  const from = q.from ?? `${anchor.slice(0, 7)}-01`;
+  const to = q.to ?? isoDay(new Date(Date.UTC(y, m, 0)));
+  const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+  if (days < 1) throw invalidValue("query.from", `must not be after to (${to})`);
+  if (days > MAX_DAYS) throw limitExceeded(`The range from ${from} to ${to} has ${days} days; at most ${MAX_DAYS}`, { details: [{ path: "query.to", message: `at most ${MAX_DAYS} days after from` }] });
+  return { from, to };
+}
+
+const zero = (): UsageCounters => ({ rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0 });
+
+/** GET /v1/usage (usage:read): the range's totals and its days with usage, oldest first. */
+export async function getUsage(ctx: Ctx, query: UsageQuery): Promise<Usage> {
+  requireScope(ctx, "usage:read");
+  const { from, to } = usageRange(query);
+  const rows = await repo.usageDaysOf(db(), ctx.workspaceId, from, to);
+  const totals = zero();
+  const days = rows.map((r) => {
+    const day = { date: r.date, rendersSucceeded: r.rendersSucceeded, rendersFailed: r.rendersFailed, rendersCancelled: r.rendersCancelled, pages: Number(r.pages), outputBytes: Number(r.outputBytes) };
+    for (const k of Object.keys(totals) as (keyof UsageCounters)[]) totals[k] += day[k];
+    return day;
+  });
+  return { from, to, totals, days };
+}
+
+/** GET /v1/platform/usage (platform administrators): one page of workspaces with usage in the range, by workspace id. */
+export async function platformUsage(ctx: Ctx, query: PlatformUsageQuery): Promise<Page<WorkspaceUsage> & { from: string; to: string }> {
+  requirePlatformAdmin(ctx);
+  const { from, to } = usageRange(query);
+  const rows = await repo.usageByWorkspace(db(), from, to, query.limit, decodeWorkspaceCursor(query.cursor));
+  const items = rows.slice(0, query.limit).map((r) => ({
+    workspaceId: r.workspaceId,
+    name: r.name,
+    suspended: r.suspended,
+    rendersSucceeded: Number(r.rendersSucceeded),
+    rendersFailed: Number(r.rendersFailed),
+    rendersCancelled: Number(r.rendersCancelled),
+    pages: Number(r.pages),
+    outputBytes: Number(r.outputBytes),
+  }));
+  const page: Page<WorkspaceUsage> & { from: string; to: string } = { from, to, items };
+  if (rows.length > query.limit) page.nextCursor = encodeWorkspaceCursor(items[items.length - 1]!.workspaceId);
+  return page;
+}
+

@@ -1,0 +1,39 @@
+import { and, asc, between, eq, gt, sql } from "drizzle-orm";
+import type { Executor } from "../db/client";
+import { usageDays, workspaces } from "../db/schema";
+
+const counters = {
+  rendersSucceeded: sql<number>`sum(${usageDays.rendersSucceeded})::int`,
+  rendersFailed: sql<number>`sum(${usageDays.rendersFailed})::int`,
+  rendersCancelled: sql<number>`sum(${usageDays.rendersCancelled})::int`,
+  pages: sql<number>`sum(${usageDays.pages})::bigint`,
+  outputBytes: sql<number>`sum(${usageDays.outputBytes})::bigint`,
+};
+
+/** The workspace's usage rows of the days from..to (both included), oldest first; days without a row had no usage. */
+export function usageDaysOf(ex: Executor, workspaceId: string, from: string, to: string) {
+  return ex
+    .select({
+      date: usageDays.day,
+      rendersSucceeded: usageDays.rendersSucceeded,
+      rendersFailed: usageDays.rendersFailed,
+      rendersCancelled: usageDays.rendersCancelled,
+      pages: usageDays.pages,
+      outputBytes: usageDays.outputBytes,
+    })
+    .from(usageDays)
+    .where(and(eq(usageDays.workspaceId, workspaceId), between(usageDays.day, from, to)))
+    .orderBy(asc(usageDays.day));
+}
+
+/** Workspaces with usage in from..to, by id after `afterId`, each with its totals (limit + 1 rows). */
+export function usageByWorkspace(ex: Executor, from: string, to: string, limit: number, afterId?: string) {
+  return ex
+    .select({ workspaceId: usageDays.workspaceId, name: workspaces.name, suspended: workspaces.suspended, ...counters })
+    .from(usageDays)
+    .innerJoin(workspaces, eq(workspaces.id, usageDays.workspaceId))
+    .where(and(between(usageDays.day, from, to), afterId === undefined ? undefined : gt(usageDays.workspaceId, afterId)))
+    .groupBy(usageDays.workspaceId, workspaces.name, workspaces.suspended)
+    .orderBy(asc(usageDays.workspaceId))
+    .limit(limit + 1);
+}

@@ -1,0 +1,179 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { systemCtx } from "@/lib/auth/context";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
+import { auditEvents, usageDays, workspaces } from "@/lib/db/schema";
+import { insertRenderRows } from "@/lib/renders/repository";
+import { createTestWorkspace, signIn } from "@/lib/testing/factories";
+import { api, expectError } from "@/lib/testing/http";
+import { createRender } from "@/lib/testing/renders";
+import { createUser } from "@/lib/users";
+
+/** GET /v1/render-limits, GET /v1/usage, and the platform administrators' endpoints, through the real API. */
+
+const today = () => new Date().toISOString().slice(0, 10);
+const monthStart = () => `${today().slice(0, 7)}-01`;
+
+async function platformAdmin() {
+  const w = await createTestWorkspace();
+  const email = `platform-${randomBytes(4).toString("hex")}@folio.test`;
+  const password = randomBytes(12).toString("base64url");
+  await createUser(systemCtx(w.id, "test"), { email, password, role: "member", platformAdmin: true });
+  return { workspace: w, cookie: await signIn(email, password) };
+}
+
+describe("GET /v1/render-limits", () => {
+  it("answers every field of the record with what the workspace uses now", async () => {
+    const w = await createTestWorkspace();
+    await db().update(workspaces).set({ documentsPerMonth: 100, testRendersPerDay: 5, maxStorageBytes: 1_000_000 }).where(eq(workspaces.id, w.id));
+    const at = new Date();
+    await insertRenderRows(db(), [
+      { id: newId("rnd"), workspaceId: w.id, source: "document", format: "pdf", state: "succeeded", createdAt: at, finishedAt: at },
+      { id: newId("rnd"), workspaceId: w.id, source: "document", format: "pdf", state: "failed", createdAt: at, finishedAt: at },
+      { id: newId("rnd"), workspaceId: w.id, source: "document", format: "pdf", state: "succeeded", test: true, createdAt: at, finishedAt: at },
+    ]);
+    const res = await api("/v1/render-limits", { key: w.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      maxActiveRenders: 10,
+      rendersPerMinute: 60,
+      documentsPerMonth: 100,
+      maxStorageBytes: 1_000_000,
+      testRendersPerDay: 5,
+      documentsThisMonth: 1,
+      storageBytes: 0,
+      testRendersToday: 1,
+      templateConversionsPerMonth: null,
+      templateConversionsThisMonth: 0,
+      suspended: false,
+    });
+  });
+
+  it("needs render:read", async () => {
+    const w = await createTestWorkspace({ scopes: ["template:read"] });
+    expectError(await api("/v1/render-limits", { key: w.key }), 403, "FORBIDDEN");
+  });
+});
+
+describe("GET /v1/usage", () => {
+  it("answers the current UTC month by default, with totals and only the days that had usage", async () => {
+    const w = await createTestWorkspace();
+    const created = await createRender(w.key, { document: { html: "<p>usage</p>" }, waitMs: 20_000 });
+    expect(created.body.state).toBe("succeeded");
+    const res = await api("/v1/usage", { key: w.key });
+    expect(res.status).toBe(200);
+    expect(res.body.from).toBe(monthStart());
+    expect(res.body.to.slice(0, 7)).toBe(today().slice(0, 7));
+    expect(res.body.days).toEqual([{ date: today(), rendersSucceeded: 1, rendersFailed: 0, rendersCancelled: 0, pages: 1, outputBytes: created.body.result.outputBytes }]);
+    expect(res.body.totals).toEqual({ rendersSucceeded: 1, rendersFailed: 0, rendersCancelled: 0, pages: 1, outputBytes: created.body.result.outputBytes });
+  });
+
+  it("includes both ends of a range and leaves out days without usage", async () => {
+    const w = await createTestWorkspace();
+    await db().insert(usageDays).values([
+      { workspaceId: w.id, day: "2025-01-31", rendersSucceeded: 1, pages: 1, outputBytes: 10 },
+      { workspaceId: w.id, day: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, pages: 3, outputBytes: 20 },
+      { workspaceId: w.id, day: "2025-02-10", rendersCancelled: 4 },
+      { workspaceId: w.id, day: "2025-02-11", rendersSucceeded: 9 },
+    ]);
+    const res = await api("/v1/usage?from=2025-02-01&to=2025-02-10", { key: w.key });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      from: "2025-02-01",
+      to: "2025-02-10",
+      totals: { rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 4, pages: 3, outputBytes: 20 },
+      days: [
+        { date: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 0, pages: 3, outputBytes: 20 },
+        { date: "2025-02-10", rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 4, pages: 0, outputBytes: 0 },
+      ],
+    });
+    // from alone: to its month's last day.
+    expect((await api("/v1/usage?from=2025-02-01", { key: w.key })).body.to).toBe("2025-02-28");
+  });
+
+  it("accepts 366 days and refuses 367, a reversed range, and dates that are not dates", async () => {
+    const w = await createTestWorkspace();
+    expect((await api("/v1/usage?from=2024-01-01&to=2024-12-31", { key: w.key })).status).toBe(200); // leap year: 366 days
+    expectError(await api("/v1/usage?from=2024-01-01&to=2025-01-01", { key: w.key }), 400, "LIMIT_EXCEEDED");
+    expectError(await api("/v1/usage?from=2025-02-02&to=2025-02-01", { key: w.key }), 400, "BAD_REQUEST");
+    expectError(await api("/v1/usage?from=2025-02-30", { key: w.key }), 400, "BAD_REQUEST");
+    expectError(await api("/v1/usage?from=yesterday", { key: w.key }), 400, "BAD_REQUEST");
+  });
+
+  it("needs usage:read", async () => {
+    const w = await createTestWorkspace({ scopes: ["render:read"] });
+    expectError(await api("/v1/usage", { key: w.key }), 403, "FORBIDDEN");
+  });
+});
+
+describe("platform administration", () => {
+  it("lists workspaces with usage in a range, paged, for a platform administrator only", async () => {
+    const admin = await platformAdmin();
+    const [a, b] = [await createTestWorkspace(), await createTestWorkspace()];
+    await db().insert(usageDays).values([
+      { workspaceId: a.id, day: "2019-03-01", rendersSucceeded: 2, pages: 4, outputBytes: 100 },
+      { workspaceId: a.id, day: "2019-03-02", rendersFailed: 1 },
+      { workspaceId: b.id, day: "2019-03-02", rendersSucceeded: 1, pages: 1, outputBytes: 7 },
+    ]);
+    const first = await api("/v1/platform/usage?from=2019-03-01&to=2019-03-31&limit=1", { cookie: admin.cookie });
+    expect(first.status).toBe(200);
+    expect(first.body.items).toHaveLength(1);
+    const second = await api(`/v1/platform/usage?from=2019-03-01&to=2019-03-31&limit=1&cursor=${first.body.nextCursor}`, { cookie: admin.cookie });
+    const all = [...first.body.items, ...second.body.items].sort((x, y) => x.name.localeCompare(y.name));
+    const byId = Object.fromEntries([...first.body.items, ...second.body.items].map((i) => [i.workspaceId, i]));
+    expect(all).toHaveLength(2);
+    expect(byId[a.id]).toMatchObject({ rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 0, pages: 4, outputBytes: 100 });
+    expect(byId[b.id]).toMatchObject({ rendersSucceeded: 1, pages: 1, outputBytes: 7 });
+    expect(second.body.nextCursor).toBeUndefined();
+
+    const owner = await a.signIn("owner");
+    expectError(await api("/v1/platform/usage", { cookie: owner.cookie }), 403, "FORBIDDEN");
+    expectError(await api("/v1/platform/usage", { key: a.key }), 403, "FORBIDDEN");
+    expectError(await api("/v1/platform/workspaces", { cookie: owner.cookie }), 403, "FORBIDDEN");
+    expectError(await api(`/v1/platform/workspaces/${a.id}`, { method: "PATCH", cookie: owner.cookie, body: { suspended: true } }), 403, "FORBIDDEN");
+  });
+
+  it("pages through every workspace and changes allowances and suspended, audited; a suspended workspace refuses renders and keys but its members still read", async () => {
+    const admin = await platformAdmin();
+    const w = await createTestWorkspace();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await api(`/v1/platform/workspaces?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { cookie: admin.cookie });
+      expect(page.status).toBe(200);
+      seen.push(...page.body.items.map((i: { id: string }) => i.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toContain(w.id);
+    expect(new Set(seen).size).toBe(seen.length);
+
+    const patched = await api(`/v1/platform/workspaces/${w.id}`, { method: "PATCH", cookie: admin.cookie, body: { maxActiveRenders: 3, documentsPerMonth: 50 } });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ id: w.id, suspended: false, limits: { maxActiveRenders: 3, documentsPerMonth: 50 } });
+    expect((await api("/v1/render-limits", { key: w.key })).body).toMatchObject({ maxActiveRenders: 3, documentsPerMonth: 50 });
+    expectError(await api(`/v1/platform/workspaces/${w.id}`, { method: "PATCH", cookie: admin.cookie, body: { maxActiveRenders: 0 } }), 400, "BAD_REQUEST");
+    expectError(await api(`/v1/platform/workspaces/ws_doesnotexist`, { method: "PATCH", cookie: admin.cookie, body: { suspended: true } }), 404, "NOT_FOUND");
+
+    const member = await w.signIn("owner");
+    const suspended = await api(`/v1/platform/workspaces/${w.id}`, { method: "PATCH", cookie: admin.cookie, body: { suspended: true } });
+    expect(suspended.body.suspended).toBe(true);
+    expectError(await createRender(w.key, { document: { html: "<p>x</p>" } }), 403, "FORBIDDEN");
+    // Key requests: within about a second (the key cache, spec: API key).
+    await expect.poll(async () => (await api("/v1/render-limits", { key: w.key })).status, { timeout: 5_000 }).toBe(403);
+    const read = await api("/v1/render-limits", { cookie: member.cookie });
+    expect(read.status).toBe(200);
+    expect(read.body.suspended).toBe(true);
+    expect((await api("/v1/usage", { cookie: member.cookie })).status).toBe(200);
+
+    await api(`/v1/platform/workspaces/${w.id}`, { method: "PATCH", cookie: admin.cookie, body: { suspended: false } });
+    await expect.poll(async () => (await createRender(w.key, { document: { html: "<p>x</p>" } })).status, { timeout: 5_000 }).toBeLessThan(300);
+
+    const audit = await db().select().from(auditEvents).where(eq(auditEvents.workspaceId, w.id));
+    const actions = audit.filter((e) => e.actorId !== "test").map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["workspace.update_limits", "workspace.suspend", "workspace.unsuspend"]));
+    const limits = audit.find((e) => e.action === "workspace.update_limits")!;
+    expect(limits.details).toMatchObject({ before: { maxActiveRenders: 10, documentsPerMonth: null }, after: { maxActiveRenders: 3, documentsPerMonth: 50 } });
+  });
+});
