@@ -61,6 +61,7 @@ export const pages: ConsolePage[] = [
     roles: ["owner", "admin", "member"],
     refusedAction: { method: "POST", path: "/v1/assets", body: { kind: "font", filename: "refused.woff2", mediaType: "font/woff2", size: 10, sha256: "0".repeat(64) } },
   },
+  { path: "/usage", name: "usage", heading: "Usage", roles: ["owner", "admin", "member"] },
   { path: "/audit", name: "audit", heading: "Audit log", roles: ["owner", "admin", "member"] },
 
   // The editor (/templates/{id}) needs a template; e2e/templates.spec.ts opens it per role.

@@ -33,6 +33,8 @@ export const sections: readonly Section[] = [
   // spec: webhook:manage belongs to owners and admins.
   { href: "/webhooks", label: "Webhooks", roles: ["owner", "admin"], action: "manage webhooks" },
   { href: "/people", label: "People", roles: ["owner", "admin", "member"], action: "see the people of this workspace" },
+  // spec: usage:read: members, admins and owners (content editors lack it).
+  { href: "/usage", label: "Usage", roles: ["owner", "admin", "member"], action: "see usage" },
   // spec: content editors lack audit:read.
   { href: "/audit", label: "Audit log", roles: ["owner", "admin", "member"], action: "read the audit log" },
   { href: "/settings", label: "Settings", roles: everyone, action: "open settings" },

@@ -1,3 +1,4 @@
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ENVIRONMENT_OWNER, startEnvironment, type Environment } from "@/lib/testing/environment";
 import { createTestWorkspace, signIn } from "@/lib/testing/factories";
@@ -298,6 +299,10 @@ describe("POST /v1/reports/render while 100 of the workspace's reports wait", ()
     const keyRes = await api("/v1/api-keys", { baseUrl: env2.baseUrl, cookie, body: { name: "reports", scopes } });
     expect(keyRes.status, keyRes.text).toBe(201);
     const t = { key: keyRes.body.secret as string, baseUrl: env2.baseUrl };
+    // why: 101 renders at once need render allowances above the defaults (docs/api.md, Render allowances and quotas).
+    const own = postgres(env2.databaseUrl, { max: 1, onnotice: () => {} });
+    await own`update workspaces set max_active_renders = 200, renders_per_minute = 1000`;
+    await own.end();
     await publishTemplate(t, "Queued", content("Queued"));
     // The only worker is busy, so every report's render waits in the queue.
     const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: { html: slowHtml(20_000) } } });
