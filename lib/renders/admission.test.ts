@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { renders, workspaces } from "@/lib/db/schema";
@@ -7,6 +7,7 @@ import { insertRenderRows } from "@/lib/renders/repository";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { createRender, slowHtml } from "@/lib/testing/renders";
+import { startWebServer, type WebServer } from "@/lib/testing/server";
 
 /**
  * Render admission (spec: Limits > Render allowances, Monthly documents, Test renders) through the
@@ -61,6 +62,25 @@ describe("render allowances", () => {
     }
     expect(await countRows(w.id)).toBe(10);
   });
+
+  let second: WebServer | undefined;
+  afterAll(async () => {
+    await second?.stop();
+  });
+
+  it("is exact with two web processes sharing one database: 50 creates split between them admit exactly 10", async () => {
+    second = await startWebServer(inject("serverEnv"), inject("dataDir"));
+    const w = await createTestWorkspace();
+    await setLimits(w.id, { maxActiveRenders: 1000, rendersPerMinute: 10 });
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => createRender(w.key, doc(), i % 2 ? { baseUrl: second!.baseUrl } : {})),
+    );
+    expect(answers.filter((a) => a.status < 300)).toHaveLength(10);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(40);
+    // Each process answered its half (which of them admits depends on arrival): the count is in the database.
+    expect(answers.every((a) => a.status < 300 || a.status === 429)).toBe(true);
+    expect(await countRows(w.id)).toBe(10);
+  }, 120_000);
 
   it("admits exactly maxActiveRenders of 50 simultaneous creates, with Retry-After 1, and frees a slot the moment a render ends", async () => {
     const w = await createTestWorkspace();
