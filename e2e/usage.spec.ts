@@ -24,8 +24,8 @@ test("a member sees the workspace's render limits in use and its usage by day, a
   await screenshots(page, "usage");
   await expectNoSideScroll(page);
 
-  await page.getByLabel("From").fill("2020-01-01");
-  await page.getByLabel("To").fill("2020-01-31");
+  await page.getByLabel("From", { exact: true }).fill("2020-01-01");
+  await page.getByLabel("To", { exact: true }).fill("2020-01-31");
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(/\/usage\?from=2020-01-01&to=2020-01-31$/);
   await expect(page.getByText("No usage in this range")).toBeVisible();
