@@ -1,7 +1,8 @@
 import { expect } from "vitest";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
-import { renderInputs, renders } from "../db/schema";
+import { eq } from "drizzle-orm";
+import { renderInputs, renders, workspaces } from "../db/schema";
 import { insertRenderRows } from "../renders/repository";
 import { api, type ApiOptions } from "./http";
 
@@ -101,4 +102,12 @@ export async function seedRenders(workspaceId: string, rows: SeedRender[]): Prom
   });
   await insertRenderRows(db(), values);
   return values.map((v) => v.id);
+}
+
+/**
+ * Raises (or sets) a workspace's render allowances, as a platform administrator would: for tests
+ * that create more renders at once than the defaults admit (10 active, 60 a minute).
+ */
+export async function setAllowances(workspaceId: string, allowances: { maxActiveRenders?: number; rendersPerMinute?: number }) {
+  await db().update(workspaces).set(allowances).where(eq(workspaces.id, workspaceId));
 }

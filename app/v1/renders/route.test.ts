@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
-import { createRender, download, seedRenders, slowHtml, waitForState } from "@/lib/testing/renders";
+import { createRender, download, seedRenders, setAllowances, slowHtml, waitForState } from "@/lib/testing/renders";
 import type { Render } from "@/lib/renders/schemas";
 import { securityCases } from "@/lib/testing/security-cases";
 
@@ -324,6 +324,7 @@ describe("POST /v1/renders", () => {
 describe("GET /v1/renders", () => {
   it("pages 30 renders newest first with limit 10, each exactly once, and shows no other workspace's", async () => {
     const [w, other] = await Promise.all([createTestWorkspace(), createTestWorkspace()]);
+    await setAllowances(w.id, { maxActiveRenders: 100 }); // 30 renders may be waiting at once
     const created: string[] = [];
     for (let i = 0; i < 30; i++) {
       const res = await createRender(w.key, tiny(`list ${i}`));
