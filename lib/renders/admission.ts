@@ -1,6 +1,6 @@
 /**
  * Render admission (spec: Limits > Render allowances, Monthly documents, Test renders; docs/architecture.md
- * "Render admission"). The rules live in the database function folio_admit_renders (drizzle/0010_h_admission.sql):
+ * "Render admission"). The rules live in the database function folio_admit_renders (drizzle/0010_render_admission.sql):
  * it takes the workspace's admission lock, held until the creating transaction commits, and counts
  * after it, so the allowances are exact across concurrent requests on any number of web nodes.
  */

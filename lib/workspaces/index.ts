@@ -111,7 +111,7 @@ export async function setLimits(ctx: Ctx, input: LimitsInput): Promise<RenderLim
  * spec: Limits > Render allowances > Hosted plans. In hosted mode a workspace's plan sets the floor
  * of its maxActiveRenders and rendersPerMinute: the stored values apply when a platform
  * administrator set them higher (docs/api.md, Render allowances and quotas). The same table is in
- * folio_admit_renders (drizzle/0010_h_admission.sql), which enforces it.
+ * folio_admit_renders (drizzle/0010_render_admission.sql), which enforces it.
  */
 export const hostedPlans = {
   free: { maxActiveRenders: 10, rendersPerMinute: 60 },

@@ -25,7 +25,7 @@ export async function updateWorkspace(ex: Executor, id: string, set: Partial<typ
 /**
  * What the render limits record counts now (spec: Render limits record), in one statement:
  * documents this UTC month (non-test renders queued, processing or succeeded, as admission counts
- * them: drizzle/0010_h_admission.sql) and test renders created this UTC day.
+ * them: drizzle/0010_render_admission.sql) and test renders created this UTC day.
  */
 export async function renderCounts(ex: Executor, workspaceId: string): Promise<{ documentsThisMonth: number; testRendersToday: number }> {
   const [r] = await ex.execute<{ documents: string | number; tests: string | number }>(sql`
