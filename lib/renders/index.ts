@@ -17,7 +17,7 @@ import * as statements from "./statements";
 import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource } from "../templates/prepare";
 import type { CallerDocument, CreateRenderInput, Render, RenderListQuery } from "./schemas";
 
-export { CreateRenderInput, RenderListQuery, type Render } from "./schemas";
+export { BatchItemInput, CreateRenderInput, RenderListQuery, type Render } from "./schemas";
 
 export const contentTypes: Record<RenderFormat, string> = { pdf: "application/pdf", png: "image/png", jpeg: "image/jpeg" };
 export const extensions: Record<RenderFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
@@ -38,6 +38,11 @@ export function toRender(r: RenderRow): Render {
   };
   if (r.templateId) out.templateId = r.templateId;
   if (r.templateVersionId) out.templateVersionId = r.templateVersionId;
+  // decisions.md: Renders > record fields: a batch item names its batch and position.
+  if (r.batchId !== null && r.batchIndex !== null) {
+    out.batchId = r.batchId;
+    out.batchIndex = r.batchIndex;
+  }
   if (r.startedAt) out.startedAt = r.startedAt.toISOString();
   if (r.finishedAt) out.finishedAt = r.finishedAt.toISOString();
   if (r.state === "succeeded") {
@@ -65,7 +70,7 @@ export type RenderRequest = {
 };
 
 /** The sources of POST /v1/renders: caller HTML, a published version, a draft preview, a node document. */
-export function renderRequest(ctx: Ctx, input: CreateRenderInput): RenderRequest {
+export function renderRequest(ctx: Ctx, input: Omit<CreateRenderInput, "waitMs">): RenderRequest {
   const prepare = (): Promise<PreparedSource> | PreparedSource => {
     if (input.templateVersionId !== undefined) return fromTemplateVersion(ctx, input.templateVersionId, input.data ?? {});
     if (input.preview) return fromDraft(ctx, input.preview.templateId, input.preview.data ?? {}, input.preview.locale);
@@ -79,6 +84,44 @@ export function renderRequest(ctx: Ctx, input: CreateRenderInput): RenderRequest
 function fromCallerDocument(ctx: Ctx, document: CallerDocument): Promise<PreparedSource> | PreparedSource {
   if (!document.assetIds?.length) return { source: "document", document };
   return assetRefsForDocument(db(), ctx.workspaceId, document.assetIds).then((assets) => ({ source: "document" as const, document, assets }));
+}
+
+/** A render ready to insert: its row and its input (statements.insertRender). */
+export type PreparedRender = { row: statements.NewRender; payload: RenderPayload };
+export type RenderPayload = { document: CallerDocument; assets?: PreparedSource["assets"] };
+
+/**
+ * Validates and prepares one render request without writing anything: expands its source and
+ * resolves its destination (`destinationPath` names the request field in errors, such as
+ * items.3.destination). Shared by single renders and batch items.
+ */
+export async function prepareRender(
+  ex: Executor,
+  ctx: Ctx,
+  request: RenderRequest,
+  id: string,
+  destinationPath = "destination",
+): Promise<PreparedRender> {
+  const prepared = await request.prepare();
+  const destination = request.destination && (await resolveRenderDestination(ex, ctx, request.destination, id, extensions[request.format], destinationPath));
+  return {
+    row: {
+      id,
+      workspaceId: ctx.workspaceId,
+      test: request.test,
+      source: prepared.source,
+      format: request.format,
+      templateId: prepared.templateId,
+      templateVersionId: prepared.templateVersionId,
+      requestId: ctx.requestId,
+      ...destination,
+      options: {
+        ...(request.format !== "pdf" ? { image: { page: request.image?.page ?? 1, scale: request.image?.scale ?? 1 } } : {}),
+        ...(request.pageRanges ? { pageRanges: request.pageRanges } : {}),
+      },
+    },
+    payload: prepared.assets?.length ? { document: prepared.document, assets: prepared.assets } : { document: prepared.document },
+  };
 }
 
 /**
@@ -101,27 +144,8 @@ export async function createRender(
   let created: RenderRow | undefined;
   const run = async (ex: Executor) => {
     const create = async () => {
-      const prepared = await request.prepare();
-      const destination = request.destination && (await resolveRenderDestination(ex, ctx, request.destination, id, extensions[request.format]));
-      created = await statements.insertRender(
-        ex,
-        {
-          id,
-          workspaceId: ctx.workspaceId,
-          test: request.test,
-          source: prepared.source,
-          format: request.format,
-          templateId: prepared.templateId,
-          templateVersionId: prepared.templateVersionId,
-          requestId: ctx.requestId,
-          ...destination,
-          options: {
-            ...(request.format !== "pdf" ? { image: { page: request.image?.page ?? 1, scale: request.image?.scale ?? 1 } } : {}),
-            ...(request.pageRanges ? { pageRanges: request.pageRanges } : {}),
-          },
-        },
-        prepared.assets?.length ? { document: prepared.document, assets: prepared.assets } : { document: prepared.document },
-      );
+      const prepared = await prepareRender(ex, ctx, request, id);
+      created = await statements.insertRender(ex, prepared.row, prepared.payload);
     };
     if (!idempotency) {
       await create();
@@ -145,6 +169,15 @@ export async function createRender(
   const render = await repo.findRender(db(), ctx.workspaceId, resourceId);
   if (!render) throw notFound("render", resourceId); // deleted by retention since the first request
   return { render: await waitForRender(ctx, render, waitMs), replayed };
+}
+
+/**
+ * spec: Limits > Renders > Input: what a prepared render's input weighs: the document, header,
+ * footer and the files it loads (the batch limit of 64 MiB is on the sum over its items).
+ */
+export function inputBytes(payload: RenderPayload): number {
+  const d = payload.document;
+  return Buffer.byteLength(d.html) + Buffer.byteLength(d.header ?? "") + Buffer.byteLength(d.footer ?? "") + (payload.assets ?? []).reduce((n, a) => n + a.size, 0);
 }
 
 /** Waits up to `ms` for the render to end (woken by NOTIFY, no polling), then reads it. */

@@ -47,8 +47,8 @@ export const ImageOptions = z.strictObject({
   scale: z.number().min(0.5).max(4).default(1),
 });
 
-export const CreateRenderInput = z
-  .strictObject({
+/** The fields of a render request, before the rules that join them (renderInputRules). */
+const renderFields = {
     document: CallerDocument.optional(),
     templateVersionId: z.string().min(1).max(128).optional(),
     data: JsonObject.optional(),
@@ -61,8 +61,12 @@ export const CreateRenderInput = z
     destination: RenderDestinationInput.optional(),
     waitMs: z.number().int().min(0).max(60_000).default(0),
     test: z.boolean().default(false),
-  })
-  .superRefine((r, ctx) => {
+};
+
+type RenderFieldsOutput = z.infer<z.ZodObject<Omit<typeof renderFields, "waitMs">>>;
+
+/** The rules between a render request's fields: exactly one source, and options that fit it. */
+function renderInputRules(r: RenderFieldsOutput, ctx: z.RefinementCtx) {
     const sent = renderSourceFields.filter((f) => r[f] !== undefined);
     if (sent.length !== 1) {
       ctx.addIssue({
@@ -77,8 +81,15 @@ export const CreateRenderInput = z
     if (r.destination && r.preview) ctx.addIssue({ code: "custom", path: ["destination"], message: "is not taken by previews; render a published template version instead" });
     if (r.image && r.format === "pdf") ctx.addIssue({ code: "custom", path: ["image"], message: "applies only to png and jpeg output" });
     if (r.pageRanges && r.format !== "pdf") ctx.addIssue({ code: "custom", path: ["pageRanges"], message: "applies only to pdf output; images take image.page" });
-  });
+}
+
+export const CreateRenderInput = z.strictObject(renderFields).superRefine(renderInputRules);
 export type CreateRenderInput = z.infer<typeof CreateRenderInput>;
+
+/** spec: POST /v1/renders/batch: each item is anything a single render request takes except waitMs. */
+const { waitMs: _waitMs, ...itemFields } = renderFields;
+export const BatchItemInput = z.strictObject(itemFields).superRefine(renderInputRules);
+export type BatchItemInput = z.infer<typeof BatchItemInput>;
 
 /** GET /v1/renders: a page, optionally only renders in one state and of one kind (test or not). */
 export const RenderListQuery = PageQuery.extend({
@@ -110,6 +121,8 @@ export type Render = {
   format: "pdf" | "png" | "jpeg";
   templateId?: string;
   templateVersionId?: string;
+  batchId?: string;
+  batchIndex?: number;
   createdAt: string;
   updatedAt: string;
   startedAt?: string;

@@ -14,7 +14,7 @@ import { admissionSql, refusalError, type Refusal } from "./admission";
 
 const ACTIVE = ["queued", "processing"] as const;
 
-type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "format" | "options"> &
+export type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source" | "format" | "options"> &
   Partial<Pick<RenderRow, "templateId" | "templateVersionId" | "requestId" | "destinationId" | "destinationName" | "destinationKey" | "keepCopy" | "batchId" | "batchIndex">>;
 
 /**
@@ -79,6 +79,37 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
 const nextTurn = (workspaceId: string) => sql`greatest(
     coalesce((select max(turn) + 1 from renders where workspace_id = ${workspaceId} and state = 'queued'), 0),
     coalesce((select turn from renders where state = 'queued' order by turn, created_at, id limit 1), 0))`;
+
+/**
+ * Queues many renders (a batch's items) in one statement: their rows, their inputs and one wake-up
+ * of the workers, inside the caller's transaction. The items take successive turns from the
+ * workspace's next one (fair turns: a batch waits its rounds like single renders do), and are
+ * admitted by the caller first (admitRenders). Returns each row's created_at and updated_at by id.
+ */
+export async function insertRenders(ex: Executor, items: { row: NewRender; payload: Record<string, unknown> }[]): Promise<Map<string, Date>> {
+  if (items.length === 0) return new Map();
+  const values = items.map(
+    ({ row }, i) => sql`(${row.id}, ${row.workspaceId}, ${row.test}, ${row.source}, ${row.format}, ${JSON.stringify(row.options)}::jsonb,
+      ${row.templateId ?? null}, ${row.templateVersionId ?? null}, ${row.requestId ?? null},
+      ${row.destinationId ?? null}, ${row.destinationName ?? null}, ${row.destinationKey ?? null}, ${row.keepCopy ?? true}::boolean,
+      ${row.batchId ?? null}, ${row.batchIndex ?? null}::integer, (select base from t) + ${i}::bigint)`,
+  );
+  const inputs = items.map(({ row, payload }) => sql`(${row.id}, ${JSON.stringify(payload)}::jsonb)`);
+  const rows = await ex.execute<{ id: string; created_at: string | Date }>(sql`
+    with t as (select ${nextTurn(items[0]!.row.workspaceId)} as base), r as (
+      insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id, request_id,
+                           destination_id, destination_name, destination_key, keep_copy, batch_id, batch_index, turn)
+      values ${sql.join(values, sql`, `)}
+      returning id, created_at
+    ), i as (
+      insert into render_inputs (render_id, payload) select v.id, v.payload from (values ${sql.join(inputs, sql`, `)}) as v(id, payload)
+      where v.id in (select id from r)
+    ), n as (
+      select pg_notify(${RENDER_QUEUED_CHANNEL}, '') where exists (select 1 from r)
+    )
+    select id, created_at, (select count(*) from n) as notified from r`);
+  return new Map(rows.map((r) => [r.id, new Date(r.created_at)]));
+}
 
 /** Tells the workers a render is waiting; delivered when the caller's transaction commits. */
 async function notifyQueued(ex: Executor) {

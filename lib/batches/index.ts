@@ -1,0 +1,134 @@
+/**
+ * Batches (spec: POST /v1/renders/batch, Batch summary, States > Batch): up to 100 renders created
+ * atomically, summarised by their states, and joined into one PDF on request (combine.ts).
+ */
+import { requireScope, type Ctx } from "../auth/context";
+import { db, withTx, type Tx } from "../db/client";
+import { newId } from "../db/ids";
+import { renderStates, type BatchRow, type RenderRow } from "../db/schema";
+import { AppError, fromZodError, isAppError, limitExceeded, notFound } from "../errors";
+import { idempotent, type IdempotencyScope } from "../idempotency";
+import { BatchItemInput, inputBytes, prepareRender, renderRequest, type PreparedRender } from "../renders";
+import { insertRenders } from "../renders/statements";
+const MiB = 1024 * 1024;
+import { admitBatch } from "./admission";
+import * as repo from "./repository";
+import type { BatchSummary } from "./schemas";
+
+export { CreateBatchInput, type BatchSummary, type BatchItem } from "./schemas";
+export { combinedPdf } from "./combined";
+
+/** spec: Limits > Batches: the input of all items together. */
+export const MAX_BATCH_INPUT_BYTES = 64 * MiB;
+/** How many items are prepared at once (each may read a template version, assets, a destination). */
+const PREPARE_CONCURRENCY = 8;
+
+/**
+ * An error about one item, as decisions.md asks: the message starts "Batch item N:" and every
+ * detail's path is the item's own path under items.N.
+ */
+function itemError(index: number, err: unknown): unknown {
+  if (!isAppError(err)) return err;
+  return new AppError(err.code, `Batch item ${index}: ${err.message}`, {
+    status: err.status,
+    retryable: err.retryable,
+    headers: err.headers,
+    details: err.details?.map((d) => ({ ...d, path: d.path ? `items.${index}.${d.path}` : `items.${index}` })),
+  });
+}
+
+/** Parses every item (all of them, so the first invalid one is named) and prepares them, first error by index. */
+async function prepareItems(tx: Tx, ctx: Ctx, batchId: string, items: unknown[]): Promise<PreparedRender[]> {
+  const inputs = items.map((item, i) => {
+    const r = BatchItemInput.safeParse(item);
+    if (!r.success) throw itemError(i, fromZodError(r.error));
+    return r.data;
+  });
+  const prepared: PreparedRender[] = [];
+  for (let start = 0; start < inputs.length; start += PREPARE_CONCURRENCY) {
+    const chunk = inputs.slice(start, start + PREPARE_CONCURRENCY);
+    const settled = await Promise.allSettled(
+      chunk.map((input) => prepareRender(tx, ctx, renderRequest(ctx, input), newId("rnd"), "destination")),
+    );
+    settled.forEach((s, j) => {
+      if (s.status === "rejected") throw itemError(start + j, s.reason);
+      prepared.push({ ...s.value, row: { ...s.value.row, batchId, batchIndex: start + j } });
+    });
+  }
+  return prepared;
+}
+
+/**
+ * Creates a batch: every item is validated and prepared first, then one statement queues them all
+ * with the batch row, in one transaction, so an invalid item creates nothing. The items are
+ * admitted as a whole (admission.ts). With an Idempotency-Key, a repeat answers the first batch's
+ * current summary.
+ */
+export async function createBatch(
+  ctx: Ctx,
+  items: unknown[],
+  idempotency: Omit<IdempotencyScope, "workspaceId"> | undefined,
+): Promise<{ summary: BatchSummary; replayed: boolean }> {
+  requireScope(ctx, "render:create");
+  const id = newId("bat");
+  let summary: BatchSummary | undefined;
+  const { resourceId, replayed } = await withTx(async (tx) => {
+    const create = async () => {
+      const prepared = await prepareItems(tx, ctx, id, items);
+      const bytes = prepared.reduce((n, p) => n + inputBytes(p.payload), 0);
+      if (bytes > MAX_BATCH_INPUT_BYTES) {
+        throw limitExceeded(`The items' input (documents, headers, footers and the files they load) is ${bytes} bytes together; a batch takes at most 64 MiB`);
+      }
+      const test = prepared.filter((p) => p.row.test).length;
+      await admitBatch(tx, ctx, { normal: prepared.length - test, test });
+      const batch = await repo.insertBatch(tx, { id, workspaceId: ctx.workspaceId, itemCount: prepared.length, requestId: ctx.requestId });
+      const created = await insertRenders(tx, prepared);
+      summary = toSummary(
+        batch,
+        prepared.map((p) => ({ ...p.row, state: "queued", createdAt: created.get(p.row.id)!, updatedAt: created.get(p.row.id)! })),
+      );
+    };
+    if (!idempotency) {
+      await create();
+      return { resourceId: id, replayed: false };
+    }
+    return idempotent(tx, { ...idempotency, workspaceId: ctx.workspaceId }, id, create);
+  });
+  if (summary && !replayed) return { summary, replayed };
+  return { summary: await summaryOf(ctx, resourceId), replayed: true };
+}
+
+type ItemRow = Pick<RenderRow, "id" | "state" | "test" | "createdAt" | "updatedAt"> & { templateVersionId?: string | null; batchIndex?: number | null };
+
+/** spec: Batch summary: counts of the items' states and the items in request order. */
+export function toSummary(batch: BatchRow, items: ItemRow[]): BatchSummary {
+  const counts = Object.fromEntries(renderStates.map((s) => [s, 0])) as BatchSummary["counts"];
+  for (const r of items) counts[r.state]++;
+  return {
+    id: batch.id,
+    createdAt: batch.createdAt.toISOString(),
+    total: items.length,
+    counts,
+    items: items.map((r) => ({
+      index: r.batchIndex ?? 0,
+      id: r.id,
+      state: r.state,
+      ...(r.templateVersionId ? { templateVersionId: r.templateVersionId } : {}),
+      test: r.test,
+      createdAt: r.createdAt.toISOString(),
+      updatedAt: r.updatedAt.toISOString(),
+    })),
+  };
+}
+
+async function summaryOf(ctx: Ctx, id: string): Promise<BatchSummary> {
+  const batch = await repo.findBatch(db(), ctx.workspaceId, id);
+  if (!batch) throw notFound("batch", id);
+  return toSummary(batch, await repo.listItems(db(), ctx.workspaceId, id));
+}
+
+/** GET /v1/renders/batch/{id} (render:read): the current summary; 404 for other workspaces' batches. */
+export async function getBatch(ctx: Ctx, id: string): Promise<BatchSummary> {
+  requireScope(ctx, "render:read");
+  return summaryOf(ctx, id);
+}
