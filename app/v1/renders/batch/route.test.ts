@@ -278,7 +278,11 @@ describe("GET /v1/renders/batch/{id}/pdf", () => {
     expect(info.Title).toBe("Batch title");
     expect(info.Author).toBe("Ada");
     expect(info.Subject).toBe("Invoices");
-    expect(info.Keywords).toBe("a, b");
+    // Exactly as in the first item's own PDF (keywords included, as the renderer wrote them).
+    const first = await fetch(`${inject("baseUrl")}/v1/renders/${done.items[0]!.id}/file`, { headers: { "x-api-key": w.key } });
+    const own = pdfInfo(new Uint8Array(await first.arrayBuffer()));
+    for (const f of ["Title", "Author", "Subject", "Keywords", "Creator"]) expect(info[f], f).toBe(own[f]);
+    expect(info.Keywords).toMatch(/^a,? b$/);
     const texts = [1, 2, 3, 4, 5, 6].map((p) => pdfText(pdf.bytes, p));
     expect(texts[0]).toContain("First item");
     expect(texts[1]).toContain("Small page");
@@ -288,8 +292,16 @@ describe("GET /v1/renders/batch/{id}/pdf", () => {
     expect(texts[5]).toContain("The section of item three");
 
     const joined = await PDFDocument.load(pdf.bytes);
-    const sizes = joined.getPages().map((p) => [Math.round(p.getWidth()), Math.round(p.getHeight())]);
-    expect(sizes).toEqual([[595, 842], [283, 425], [842, 595], [842, 595], [595, 842], [595, 842]]);
+    const sizes = joined.getPages().map((p) => [p.getWidth(), p.getHeight()]);
+    // Each page keeps its item's own page size exactly (A4, 100 x 150 mm, A4 landscape).
+    const ownSizes: number[][] = [];
+    for (const item of done.items) {
+      const file = await fetch(`${inject("baseUrl")}/v1/renders/${item.id}/file`, { headers: { "x-api-key": w.key } });
+      ownSizes.push(...(await PDFDocument.load(await file.arrayBuffer())).getPages().map((p) => [p.getWidth(), p.getHeight()]));
+    }
+    expect(sizes).toEqual(ownSizes);
+    const mm = (pt: number) => Math.round((pt / 72) * 25.4);
+    expect(sizes.map(([wPt, hPt]) => [mm(wPt!), mm(hPt!)])).toEqual([[210, 297], [100, 150], [297, 210], [297, 210], [210, 297], [210, 297]]);
     // The link of item 3's first page (page 5) lands on item 3's second page (page 6).
     const page5 = joined.getPage(4).node;
     const annots = page5.lookup(PDFName.of("Annots"), PDFArray);
