@@ -45,6 +45,11 @@ export function RendersTable({ items, names, label = "Renders" }: { items: reado
                 <Link href={`/renders/${r.id}`} className="font-mono text-xs font-medium text-accent underline-offset-2 hover:underline">
                   {r.id}
                 </Link>
+                {r.batchId !== undefined && (
+                  <Link href={`/renders/batch/${r.batchId}`} className="block text-xs text-gray-600 underline-offset-2 hover:underline">
+                    Batch item {r.batchIndex}
+                  </Link>
+                )}
               </TCell>
               <TCell>
                 <RenderStateBadge state={r.state} />

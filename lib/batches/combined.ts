@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
+import type { RenderRow } from "../db/schema";
 import { AppError, conflict, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { joinPdfs, UnjoinablePdf } from "./combine";
@@ -21,6 +22,29 @@ type Item = { batchIndex: number | null; id: string };
 const about = (r: Item, text: string) => `Batch item ${r.batchIndex}: render ${r.id} ${text}`;
 
 /**
+ * Why the batch's PDFs cannot be joined now, as the error to answer, or undefined when they can
+ * (spec rule 3's table, in its order); decided from the rows alone, before any file is read.
+ */
+export function combineRefusal(id: string, items: RenderRow[]): AppError | undefined {
+  const active = items.find((r) => r.state === "queued" || r.state === "processing");
+  if (active) {
+    const left = items.filter((r) => r.state === "queued" || r.state === "processing").length;
+    return conflict(`Batch ${id} is still rendering (${left} of ${items.length} items queued or processing, the first is item ${active.batchIndex}, render ${active.id}); retry when they have ended`, { retryable: true });
+  }
+  const ended = items.find((r) => r.state === "failed" || r.state === "cancelled");
+  if (ended) return conflict(about(ended, `${ended.state}; a combined PDF needs every item to succeed`));
+  const image = items.find((r) => r.format !== "pdf");
+  if (image) return new AppError("BAD_REQUEST", about(image, `is a ${image.format.toUpperCase()} image; only PDF items can be combined`));
+  const noCopy = items.find((r) => !r.fileKey);
+  if (noCopy) return conflict(about(noCopy, "kept no copy (keepCopy was false); its file is only in its storage destination"));
+  const total = items.reduce((n, r) => n + (r.outputBytes ?? 0), 0);
+  if (total > MAX_COMBINED_BYTES) {
+    return new AppError("LIMIT_EXCEEDED", `The batch's PDFs are ${total} bytes together; a combined PDF may be at most 50 MiB`);
+  }
+  return undefined;
+}
+
+/**
  * GET /v1/renders/batch/{id}/pdf (render:read): the items' PDFs joined in item order, built on
  * each request and never stored. The refusals of spec rule 3, in the table's order: an item still
  * rendering (409, retryable), one failed or cancelled, an image item, one that kept no copy, and
@@ -32,21 +56,8 @@ export async function combinedPdf(ctx: Ctx, id: string): Promise<{ body: Uint8Ar
   if (!batch) throw notFound("batch", id);
   const items = await repo.listItems(db(), ctx.workspaceId, id);
   if (items.length === 0) throw notFound("render of batch", id); // every item deleted by retention
-  const active = items.find((r) => r.state === "queued" || r.state === "processing");
-  if (active) {
-    const left = items.filter((r) => r.state === "queued" || r.state === "processing").length;
-    throw conflict(`Batch ${id} is still rendering (${left} of ${items.length} items queued or processing, the first is item ${active.batchIndex}, render ${active.id}); retry when they have ended`, { retryable: true });
-  }
-  const ended = items.find((r) => r.state === "failed" || r.state === "cancelled");
-  if (ended) throw conflict(about(ended, `${ended.state}; a combined PDF needs every item to succeed`));
-  const image = items.find((r) => r.format !== "pdf");
-  if (image) throw new AppError("BAD_REQUEST", about(image, `is a ${image.format.toUpperCase()} image; only PDF items can be combined`));
-  const noCopy = items.find((r) => !r.fileKey);
-  if (noCopy) throw conflict(about(noCopy, "kept no copy (keepCopy was false); its file is only in its storage destination"));
-  const total = items.reduce((n, r) => n + (r.outputBytes ?? 0), 0);
-  if (total > MAX_COMBINED_BYTES) {
-    throw new AppError("LIMIT_EXCEEDED", `The batch's PDFs are ${total} bytes together; a combined PDF may be at most 50 MiB`);
-  }
+  const refused = combineRefusal(id, items);
+  if (refused) throw refused;
   const files = await Promise.all(
     items.map(async (r) => {
       const f = await fileStore().get(r.fileKey!);

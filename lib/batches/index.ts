@@ -17,6 +17,7 @@ import type { BatchSummary } from "./schemas";
 
 export { CreateBatchInput, type BatchSummary, type BatchItem } from "./schemas";
 export { combinedPdf } from "./combined";
+import { combineRefusal } from "./combined";
 
 /** spec: Limits > Batches: the input of all items together. */
 export const MAX_BATCH_INPUT_BYTES = 64 * MiB;
@@ -131,4 +132,21 @@ async function summaryOf(ctx: Ctx, id: string): Promise<BatchSummary> {
 export async function getBatch(ctx: Ctx, id: string): Promise<BatchSummary> {
   requireScope(ctx, "render:read");
   return summaryOf(ctx, id);
+}
+
+/**
+ * The console's view of a batch (render:read): the summary, each item's output format, and why the
+ * combined PDF cannot be downloaded now (undefined when it can).
+ */
+export async function getBatchView(ctx: Ctx, id: string): Promise<{ summary: BatchSummary; formats: Record<string, string>; combinedRefusal?: string }> {
+  requireScope(ctx, "render:read");
+  const batch = await repo.findBatch(db(), ctx.workspaceId, id);
+  if (!batch) throw notFound("batch", id);
+  const items = await repo.listItems(db(), ctx.workspaceId, id);
+  const refusal = items.length ? combineRefusal(id, items) : notFound("render of batch", id);
+  return {
+    summary: toSummary(batch, items),
+    formats: Object.fromEntries(items.map((r) => [r.id, r.format])),
+    ...(refusal ? { combinedRefusal: refusal.message } : {}),
+  };
 }

@@ -202,7 +202,7 @@ export async function getRender(ctx: Ctx, id: string): Promise<Render> {
 /** A page of the workspace's renders, newest first, optionally of one state and test flag (render:read). */
 export async function listRenders(ctx: Ctx, query: RenderListQuery): Promise<Page<Render>> {
   requireScope(ctx, "render:read");
-  const filter = { state: query.state, test: query.test };
+  const filter = { state: query.state, test: query.test, batchId: query.batchId };
   const rows = await repo.listRenders(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor), filter);
   return toPage(rows, query.limit, toRender);
 }

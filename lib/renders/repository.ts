@@ -26,6 +26,7 @@ export function listRenders(ex: Executor, workspaceId: string, limit: number, cu
         eq(renders.workspaceId, workspaceId),
         filter.state === undefined ? undefined : eq(renders.state, filter.state),
         filter.test === undefined ? undefined : eq(renders.test, filter.test),
+        filter.batchId === undefined ? undefined : eq(renders.batchId, filter.batchId),
         olderThan(renders.createdAt, renders.id, cursor),
       ),
     )

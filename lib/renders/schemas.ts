@@ -94,6 +94,8 @@ export type BatchItemInput = z.infer<typeof BatchItemInput>;
 /** GET /v1/renders: a page, optionally only renders in one state and of one kind (test or not). */
 export const RenderListQuery = PageQuery.extend({
   state: z.enum(renderStates).optional(),
+  /** Only the items of one batch. */
+  batchId: z.string().min(1).max(128).optional(),
   test: z
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((v) => v === "true")
@@ -101,7 +103,7 @@ export const RenderListQuery = PageQuery.extend({
 });
 export type RenderListQuery = z.infer<typeof RenderListQuery>;
 /** The filters of a render list, apart from paging. */
-export type RenderFilter = { state?: RenderListQuery["state"]; test?: boolean };
+export type RenderFilter = { state?: RenderListQuery["state"]; test?: boolean; batchId?: string };
 
 export type RenderResult = {
   downloadUrl?: string;

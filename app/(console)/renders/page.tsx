@@ -40,11 +40,12 @@ export default async function RendersPage({ searchParams }: { searchParams: Prom
   const params = await searchParams;
   const state = one(params.state);
   const test = one(params.test);
-  const filtered = state !== undefined || test !== undefined;
+  const batchId = one(params.batchId);
+  const filtered = state !== undefined || test !== undefined || batchId !== undefined;
 
   let page: Awaited<ReturnType<typeof renders.listRenders>> | undefined;
   let error: string | undefined;
-  const query = renders.RenderListQuery.safeParse({ state, test, cursor: one(params.cursor) });
+  const query = renders.RenderListQuery.safeParse({ state, test, batchId, cursor: one(params.cursor) });
   try {
     if (!query.success) throw fromZodError(query.error);
     page = await renders.listRenders(s.ctx, query.data);
@@ -65,6 +66,14 @@ export default async function RendersPage({ searchParams }: { searchParams: Prom
           { name: "test", label: "Test flag", value: test, options: testOptions },
         ]}
       />
+      {batchId !== undefined && (
+        <p className="mb-4 text-sm text-gray-700">
+          Showing the items of batch <code className="font-mono text-xs break-all">{batchId}</code>.{" "}
+          <Link href={`/renders/batch/${encodeURIComponent(batchId)}`} className="font-medium text-accent underline-offset-2 hover:underline">
+            Open the batch
+          </Link>
+        </p>
+      )}
       <LiveRefresh active={running} />
       {error !== undefined ? (
         <EmptyState

@@ -72,6 +72,14 @@ export default async function RenderPage({ params }: { params: Promise<{ id: str
     ["Created", <DateTime key="c" iso={render.createdAt} />],
   ];
   if (render.templateId) request.splice(2, 0, ["Template", <TemplateName key="tpl" render={render} names={names} />]);
+  if (render.batchId !== undefined) {
+    request.push([
+      "Batch",
+      <Link key="batch" href={`/renders/batch/${render.batchId}`} className="text-accent underline-offset-2 hover:underline">
+        Item {render.batchIndex} of batch <code className="font-mono text-xs">{render.batchId}</code>
+      </Link>,
+    ]);
+  }
   if (render.templateVersionId) request.splice(3, 0, ["Template version", <code key="tv" className="font-mono text-xs">{render.templateVersionId}</code>]);
 
   return (
