@@ -54,6 +54,7 @@ export const pages: ConsolePage[] = [
     refusedAction: { method: "POST", path: "/v1/webhook-endpoints", body: { url: "https://example.com/hooks", eventTypes: ["render.failed"] } },
   },
   { path: "/renders", name: "renders", heading: "Renders", roles: everyRole },
+  // A batch's page (/renders/batch/{id}) needs a batch; e2e/batches.spec.ts opens it (every role reads renders).
   {
     path: "/assets",
     name: "assets",

@@ -105,6 +105,8 @@ describe("POST /v1/renders/batch", () => {
     expect(done.counts).toEqual({ queued: 0, processing: 0, succeeded: 4, failed: 0, cancelled: 0 });
     expect(done.items.map((i) => i.id)).toEqual(s.items.map((i) => i.id));
     // Each item is a render of its own, naming its batch.
+    const listed = await api(`/v1/renders?batchId=${s.id}`, { key: w.key });
+    expect(listed.body.items.map((r: { batchIndex: number }) => r.batchIndex).sort()).toEqual([0, 1, 2, 3]);
     const one = await api(`/v1/renders/${s.items[1]!.id}`, { key: w.key });
     expect(one.body).toMatchObject({ state: "succeeded", batchId: s.id, batchIndex: 1, templateVersionId: versionId, test: false });
     expect((await api(`/v1/renders/${s.items[3]!.id}`, { key: w.key })).body.test).toBe(true);
