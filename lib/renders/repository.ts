@@ -1,7 +1,7 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, exists, inArray, lt, not, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
-import { renders, type RenderRow } from "../db/schema";
+import { batches, renders, type RenderRow } from "../db/schema";
 import type { Cursor } from "../paging";
 import type { RenderFilter } from "./schemas";
 
@@ -77,4 +77,17 @@ export function deleteExpiredRenders(ex: Executor, cutoff: Date, limit: number) 
  */
 export async function insertRenderRows(ex: Executor, rows: (typeof renders.$inferInsert)[]) {
   if (rows.length) await ex.insert(renders).values(rows);
+}
+
+/**
+ * Deletes batches created before the cutoff that no longer hold any render (retention deleted
+ * their items): the batch row is all that is left of them. Returns how many.
+ */
+export async function deleteEmptyBatches(ex: Executor, cutoff: Date): Promise<number> {
+  const items = ex.select({ one: sql`1` }).from(renders).where(eq(renders.batchId, batches.id));
+  const rows = await ex
+    .delete(batches)
+    .where(and(lt(batches.createdAt, cutoff), not(exists(items))))
+    .returning({ id: batches.id });
+  return rows.length;
 }

@@ -1,5 +1,5 @@
 import { config } from "../config";
-import { withTx } from "../db/client";
+import { db, withTx } from "../db/client";
 import { deleteFilesLater, filesOf } from "./files";
 import * as repo from "./repository";
 
@@ -25,6 +25,9 @@ export async function purgeExpiredRenders(now = new Date()): Promise<number> {
       return rows.length;
     });
     total += deleted;
-    if (deleted < RETENTION_BATCH) return total;
+    if (deleted < RETENTION_BATCH) break;
   }
+  // A batch whose items are all gone leaves with them (spec: Batch summary: items deleted by retention leave the batch).
+  await repo.deleteEmptyBatches(db(), cutoff);
+  return total;
 }

@@ -49,38 +49,38 @@ export const ImageOptions = z.strictObject({
 
 /** The fields of a render request, before the rules that join them (renderInputRules). */
 const renderFields = {
-    document: CallerDocument.optional(),
-    templateVersionId: z.string().min(1).max(128).optional(),
-    data: JsonObject.optional(),
-    preview: PreviewSource.optional(),
-    nodeDocument: NodeDocument.optional(),
-    format: z.enum(renderFormats).default("pdf"),
-    image: ImageOptions.optional(),
-    pageRanges: PageRanges.optional(),
-    /** spec: Render destination: a saved storage destination to upload the file to. */
-    destination: RenderDestinationInput.optional(),
-    waitMs: z.number().int().min(0).max(60_000).default(0),
-    test: z.boolean().default(false),
+  document: CallerDocument.optional(),
+  templateVersionId: z.string().min(1).max(128).optional(),
+  data: JsonObject.optional(),
+  preview: PreviewSource.optional(),
+  nodeDocument: NodeDocument.optional(),
+  format: z.enum(renderFormats).default("pdf"),
+  image: ImageOptions.optional(),
+  pageRanges: PageRanges.optional(),
+  /** spec: Render destination: a saved storage destination to upload the file to. */
+  destination: RenderDestinationInput.optional(),
+  waitMs: z.number().int().min(0).max(60_000).default(0),
+  test: z.boolean().default(false),
 };
 
 type RenderFieldsOutput = z.infer<z.ZodObject<Omit<typeof renderFields, "waitMs">>>;
 
 /** The rules between a render request's fields: exactly one source, and options that fit it. */
 function renderInputRules(r: RenderFieldsOutput, ctx: z.RefinementCtx) {
-    const sent = renderSourceFields.filter((f) => r[f] !== undefined);
-    if (sent.length !== 1) {
-      ctx.addIssue({
-        code: "custom",
-        // Nothing sent: name document, the source most requests carry.
-        path: sent.length ? [sent[1]!] : ["document"],
-        message: `send exactly one of ${renderSourceFields.join(", ")}${sent.length ? ` (got ${sent.join(" and ")})` : ""}`,
-      });
-    }
-    if (r.data !== undefined && r.templateVersionId === undefined) ctx.addIssue({ code: "custom", path: ["data"], message: "goes with templateVersionId; a preview takes preview.data" });
-    // spec: Render destination: previews take no destination.
-    if (r.destination && r.preview) ctx.addIssue({ code: "custom", path: ["destination"], message: "is not taken by previews; render a published template version instead" });
-    if (r.image && r.format === "pdf") ctx.addIssue({ code: "custom", path: ["image"], message: "applies only to png and jpeg output" });
-    if (r.pageRanges && r.format !== "pdf") ctx.addIssue({ code: "custom", path: ["pageRanges"], message: "applies only to pdf output; images take image.page" });
+  const sent = renderSourceFields.filter((f) => r[f] !== undefined);
+  if (sent.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      // Nothing sent: name document, the source most requests carry.
+      path: sent.length ? [sent[1]!] : ["document"],
+      message: `send exactly one of ${renderSourceFields.join(", ")}${sent.length ? ` (got ${sent.join(" and ")})` : ""}`,
+    });
+  }
+  if (r.data !== undefined && r.templateVersionId === undefined) ctx.addIssue({ code: "custom", path: ["data"], message: "goes with templateVersionId; a preview takes preview.data" });
+  // spec: Render destination: previews take no destination.
+  if (r.destination && r.preview) ctx.addIssue({ code: "custom", path: ["destination"], message: "is not taken by previews; render a published template version instead" });
+  if (r.image && r.format === "pdf") ctx.addIssue({ code: "custom", path: ["image"], message: "applies only to png and jpeg output" });
+  if (r.pageRanges && r.format !== "pdf") ctx.addIssue({ code: "custom", path: ["pageRanges"], message: "applies only to pdf output; images take image.page" });
 }
 
 export const CreateRenderInput = z.strictObject(renderFields).superRefine(renderInputRules);

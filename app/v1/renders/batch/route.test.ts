@@ -5,15 +5,17 @@
 import http from "node:http";
 import { eq, sql } from "drizzle-orm";
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from "pdf-lib";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { batches, renders, workspaces } from "@/lib/db/schema";
 import { readyAssetDirect } from "@/lib/testing/assets";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError, type ApiOptions } from "@/lib/testing/http";
-import { pdfInfo, pdfText } from "@/lib/testing/pdf";
+import { pdfFonts, pdfInfo, pdfText } from "@/lib/testing/pdf";
 import { slowHtml } from "@/lib/testing/renders";
 import { securityCases } from "@/lib/testing/security-cases";
+import { purgeExpiredRenders } from "@/lib/renders/retention";
+import { stopBoss } from "@/lib/jobs/boss";
 import type { BatchSummary } from "@/lib/batches";
 
 const MiB = 1024 * 1024;
@@ -297,11 +299,15 @@ describe("GET /v1/renders/batch/{id}/pdf", () => {
     const sizes = joined.getPages().map((p) => [p.getWidth(), p.getHeight()]);
     // Each page keeps its item's own page size exactly (A4, 100 x 150 mm, A4 landscape).
     const ownSizes: number[][] = [];
+    const ownFonts = new Set<string>();
     for (const item of done.items) {
-      const file = await fetch(`${inject("baseUrl")}/v1/renders/${item.id}/file`, { headers: { "x-api-key": w.key } });
-      ownSizes.push(...(await PDFDocument.load(await file.arrayBuffer())).getPages().map((p) => [p.getWidth(), p.getHeight()]));
+      const file = new Uint8Array(await (await fetch(`${inject("baseUrl")}/v1/renders/${item.id}/file`, { headers: { "x-api-key": w.key } })).arrayBuffer());
+      ownSizes.push(...(await PDFDocument.load(file)).getPages().map((p) => [p.getWidth(), p.getHeight()]));
+      for (const f of pdfFonts(file)) ownFonts.add(f);
     }
     expect(sizes).toEqual(ownSizes);
+    // Every font of every item is still in the combined file.
+    expect(new Set(pdfFonts(pdf.bytes))).toEqual(ownFonts);
     const mm = (pt: number) => Math.round((pt / 72) * 25.4);
     expect(sizes.map(([wPt, hPt]) => [mm(wPt!), mm(hPt!)])).toEqual([[210, 297], [100, 150], [297, 210], [297, 210], [210, 297], [210, 297]]);
     // The link of item 3's first page (page 5) lands on item 3's second page (page 6).
@@ -374,5 +380,29 @@ describe("GET /v1/renders/batch/{id}/pdf", () => {
       const b = await createBatch(other.key, [doc("<p>s</p>")]);
       return api(`/v1/renders/batch/${b.body.id}/pdf`, { key: w.key });
     },
+  });
+});
+
+describe("retention", () => {
+  afterAll(async () => {
+    await stopBoss({ graceful: false, timeout: 1000 }); // purgeExpiredRenders queued file deletions from this process
+  });
+
+  it("items deleted by retention leave the batch; a batch with none left is deleted too", { timeout: 60_000 }, async () => {
+    const w = await createTestWorkspace();
+    const res = await createBatch(w.key, [doc("<p>old</p>"), doc("<p>young</p>")]);
+    const done = await waitForBatch(w.key, res.body.id);
+    const age = (id: string) => db().update(renders).set({ createdAt: sql`now() - interval '31 days'` }).where(eq(renders.id, id));
+    await age(done.items[0]!.id);
+    await purgeExpiredRenders();
+    const left = await api<BatchSummary>(`/v1/renders/batch/${done.id}`, { key: w.key });
+    expect(left.body.total).toBe(1);
+    expect(left.body.items.map((i) => i.index)).toEqual([1]);
+    expect(left.body.counts.succeeded).toBe(1);
+    await age(done.items[1]!.id);
+    await db().update(batches).set({ createdAt: sql`now() - interval '31 days'` }).where(eq(batches.id, done.id));
+    await purgeExpiredRenders();
+    expectError(await api(`/v1/renders/batch/${done.id}`, { key: w.key }), 404, "NOT_FOUND");
+    expect(await countRows(w.id)).toEqual({ renders: 0, batches: 0 });
   });
 });
