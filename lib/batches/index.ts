@@ -3,11 +3,11 @@
  * atomically, summarised by their states, and joined into one PDF on request (combine.ts).
  */
 import { requireScope, type Ctx } from "../auth/context";
-import { db, withTx, type Tx } from "../db/client";
+import { db, withTx, type Executor } from "../db/client";
 import { newId } from "../db/ids";
 import { renderStates, type BatchRow, type RenderRow } from "../db/schema";
 import { AppError, fromZodError, isAppError, limitExceeded, notFound } from "../errors";
-import { idempotent, type IdempotencyScope } from "../idempotency";
+import { idempotent, priorResource, type IdempotencyScope } from "../idempotency";
 import { BatchItemInput, inputBytes, prepareRender, renderRequest, type PreparedRender } from "../renders";
 import { insertRenders } from "../renders/statements";
 const MiB = 1024 * 1024;
@@ -39,7 +39,7 @@ function itemError(index: number, err: unknown): unknown {
 }
 
 /** Parses every item (all of them, so the first invalid one is named) and prepares them, first error by index. */
-async function prepareItems(tx: Tx, ctx: Ctx, batchId: string, items: unknown[]): Promise<PreparedRender[]> {
+async function prepareItems(ex: Executor, ctx: Ctx, batchId: string, items: unknown[]): Promise<PreparedRender[]> {
   const inputs = items.map((item, i) => {
     const r = BatchItemInput.safeParse(item);
     if (!r.success) throw itemError(i, fromZodError(r.error));
@@ -49,7 +49,7 @@ async function prepareItems(tx: Tx, ctx: Ctx, batchId: string, items: unknown[])
   for (let start = 0; start < inputs.length; start += PREPARE_CONCURRENCY) {
     const chunk = inputs.slice(start, start + PREPARE_CONCURRENCY);
     const settled = await Promise.allSettled(
-      chunk.map((input) => prepareRender(tx, ctx, renderRequest(ctx, input), newId("rnd"), "destination")),
+      chunk.map((input) => prepareRender(ex, ctx, renderRequest(ctx, input), newId("rnd"), "destination")),
     );
     settled.forEach((s, j) => {
       if (s.status === "rejected") throw itemError(start + j, s.reason);
@@ -71,16 +71,22 @@ export async function createBatch(
   idempotency: Omit<IdempotencyScope, "workspaceId"> | undefined,
 ): Promise<{ summary: BatchSummary; replayed: boolean }> {
   requireScope(ctx, "render:create");
+  const scope = idempotency && { ...idempotency, workspaceId: ctx.workspaceId };
+  // A repeat is answered before any item is prepared again.
+  const prior = scope && (await priorResource(db(), scope));
+  if (prior) return { summary: await summaryOf(ctx, prior), replayed: true };
   const id = newId("bat");
+  // why outside the transaction: preparing reads templates, assets and destinations on other
+  // connections of the pool; a transaction held open meanwhile could starve the pool under load.
+  const prepared = await prepareItems(db(), ctx, id, items);
+  const bytes = prepared.reduce((n, p) => n + inputBytes(p.payload), 0);
+  if (bytes > MAX_BATCH_INPUT_BYTES) {
+    throw limitExceeded(`The items' input (documents, headers, footers and the files they load) is ${bytes} bytes together; a batch takes at most 64 MiB`);
+  }
+  const test = prepared.filter((p) => p.row.test).length;
   let summary: BatchSummary | undefined;
   const { resourceId, replayed } = await withTx(async (tx) => {
     const create = async () => {
-      const prepared = await prepareItems(tx, ctx, id, items);
-      const bytes = prepared.reduce((n, p) => n + inputBytes(p.payload), 0);
-      if (bytes > MAX_BATCH_INPUT_BYTES) {
-        throw limitExceeded(`The items' input (documents, headers, footers and the files they load) is ${bytes} bytes together; a batch takes at most 64 MiB`);
-      }
-      const test = prepared.filter((p) => p.row.test).length;
       await admitBatch(tx, ctx, { normal: prepared.length - test, test });
       const batch = await repo.insertBatch(tx, { id, workspaceId: ctx.workspaceId, itemCount: prepared.length, requestId: ctx.requestId });
       const created = await insertRenders(tx, prepared);
@@ -89,11 +95,12 @@ export async function createBatch(
         prepared.map((p) => ({ ...p.row, state: "queued", createdAt: created.get(p.row.id)!, updatedAt: created.get(p.row.id)! })),
       );
     };
-    if (!idempotency) {
+    if (!scope) {
       await create();
       return { resourceId: id, replayed: false };
     }
-    return idempotent(tx, { ...idempotency, workspaceId: ctx.workspaceId }, id, create);
+    // A concurrent first request with the same key may have won the race since priorResource.
+    return idempotent(tx, scope, id, create);
   });
   if (summary && !replayed) return { summary, replayed };
   return { summary: await summaryOf(ctx, resourceId), replayed: true };

@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor, Tx } from "../db/client";
 import { idempotencyRecords } from "../db/schema";
@@ -47,6 +47,28 @@ export async function idempotent(
     throw conflict("This Idempotency-Key was already used with a different request");
   }
   return { resourceId: existing.resourceId, replayed: true };
+}
+
+/**
+ * The resource a key already names, read without a transaction: lets a verb answer a repeat before
+ * doing the work of a first request (`idempotent` still decides, inside the creating transaction,
+ * when two requests race). 409 CONFLICT when the key was used with a different request.
+ */
+export async function priorResource(ex: Executor, scope: IdempotencyScope): Promise<string | undefined> {
+  const [existing] = await ex
+    .select()
+    .from(idempotencyRecords)
+    .where(
+      and(
+        eq(idempotencyRecords.workspaceId, scope.workspaceId),
+        eq(idempotencyRecords.endpoint, scope.endpoint),
+        eq(idempotencyRecords.key, scope.key),
+        gt(idempotencyRecords.expiresAt, sql`now()`),
+      ),
+    );
+  if (!existing) return undefined;
+  if (existing.requestHash !== scope.requestHash) throw conflict("This Idempotency-Key was already used with a different request");
+  return existing.resourceId;
 }
 
 /** Deletes records past their 24 hours (the worker's maintenance job). */

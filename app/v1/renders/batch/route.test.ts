@@ -235,6 +235,19 @@ describe("POST /v1/renders/batch", () => {
     expect(single.status, single.text).toBe(202);
   });
 
+  it("serves concurrent batches (more than the database pool holds) and concurrent repeats of one key", { timeout: 60_000 }, async () => {
+    const w = await createTestWorkspace();
+    await setAllowances(w, 100, 1000);
+    const many = await Promise.all(Array.from({ length: 16 }, (_, i) => createBatch(w.key, [doc(`<p>${i}</p>`), doc(`<p>${i}b</p>`)])));
+    expect(many.map((r) => r.status)).toEqual(many.map(() => 202));
+    const headers = { "idempotency-key": `race-${Math.random()}` };
+    const same = await Promise.all(Array.from({ length: 6 }, () => createBatch(w.key, [doc("<p>race</p>")], { headers })));
+    expect(same.map((r) => r.status)).toEqual(same.map(() => 202));
+    expect(new Set(same.map((r) => r.body.id)).size).toBe(1);
+    expect((await countRows(w.id)).batches).toBe(17);
+    await Promise.all([...many, same[0]!].map((r) => cancelAll(w.key, r.body)));
+  });
+
   it("is a named route: GET /v1/renders/batch and POST /v1/renders/batch/{id} are unknown endpoints", async () => {
     const w = await createTestWorkspace();
     expectError(await api("/v1/renders/batch", { key: w.key }), 404, "NOT_FOUND");
