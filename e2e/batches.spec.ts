@@ -25,7 +25,7 @@ test("a batch's page follows its items to their end and downloads the combined P
     body: JSON.stringify({
       items: [
         { document: { html: "<h1>First of the batch</h1>" } },
-        { document: { html: slowHtml(8_000, "Second of the batch") } },
+        { document: { html: slowHtml(15_000, "Second of the batch") } },
         { document: { html: "<h1>Third of the batch</h1>" }, test: true },
       ],
     }),
@@ -43,7 +43,7 @@ test("a batch's page follows its items to their end and downloads the combined P
   await expect(page.getByText("Updating while the batch runs")).toBeVisible();
   await expect(page.getByRole("link", { name: "Download combined PDF" })).toHaveCount(0);
   await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
-  await expect(page.getByTestId("count-succeeded")).toHaveText("3", { timeout: 60_000 });
+  await expect(page.getByTestId("count-succeeded")).toHaveText("3", { timeout: 90_000 });
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
   await expect(page.getByRole("heading", { name: "All 3 items ended" })).toBeVisible();
   await expect(page.getByTestId("count-queued")).toHaveText("0");
