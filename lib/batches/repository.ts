@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Executor } from "../db/client";
-import { batches, renders, workspaces, type BatchRow } from "../db/schema";
+import { batches, renders, type BatchRow } from "../db/schema";
 
 export async function insertBatch(ex: Executor, row: { id: string; workspaceId: string; itemCount: number; requestId?: string }): Promise<BatchRow> {
   const [r] = await ex.insert(batches).values(row).returning();
@@ -20,13 +20,4 @@ export function listItems(ex: Executor, workspaceId: string, batchId: string) {
     .from(renders)
     .where(and(eq(renders.workspaceId, workspaceId), eq(renders.batchId, batchId)))
     .orderBy(asc(renders.batchIndex));
-}
-
-/** The workspace's allowances that bound how many items one batch may hold. */
-export async function allowances(ex: Executor, workspaceId: string) {
-  const [w] = await ex
-    .select({ maxActiveRenders: workspaces.maxActiveRenders, rendersPerMinute: workspaces.rendersPerMinute })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId));
-  return w ?? { maxActiveRenders: 0, rendersPerMinute: 0 };
 }

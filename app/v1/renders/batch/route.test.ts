@@ -155,7 +155,8 @@ describe("POST /v1/renders/batch", () => {
     const w = await createTestWorkspace();
     await setAllowances(w, 100, 1000);
     const items = Array.from({ length: 100 }, (_, i) => doc(`<h1>Invoice ${i}</h1><p>${"line ".repeat(200)}</p>`));
-    await createBatch(w.key, items.slice(0, 2)); // warm the path
+    const warm = await createBatch(w.key, items.slice(0, 2)); // warm the path
+    await cancelAll(w.key, warm.body); // its slots free at once
     const started = performance.now();
     const res = await createBatch(w.key, items);
     const ms = performance.now() - started;
@@ -182,6 +183,19 @@ describe("POST /v1/renders/batch", () => {
     const tests = expectError(await createBatch(w.key, Array.from({ length: 11 }, () => ({ ...doc("<p>x</p>"), test: true }))), 400, "LIMIT_EXCEEDED");
     expect(tests.message).toContain("test");
     expect(await countRows(w.id)).toEqual({ renders: 0, batches: 0 });
+  });
+
+  it("answers 429 with Retry-After when the items do not fit the allowance now, creating nothing", { timeout: 60_000 }, async () => {
+    const w = await createTestWorkspace();
+    const first = await createBatch(w.key, Array.from({ length: 6 }, (_, i) => doc(slowHtml(20_000, `busy ${i}`))));
+    expect(first.status, first.text).toBe(202);
+    const refused = await createBatch(w.key, Array.from({ length: 6 }, () => doc("<p>later</p>")));
+    expectError(refused, 429, "RATE_LIMITED");
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(await countRows(w.id)).toEqual({ renders: 6, batches: 1 });
+    // Test items use the test allowance, apart from the workspace's.
+    expect((await createBatch(w.key, Array.from({ length: 4 }, () => ({ ...doc("<p>t</p>"), test: true })))).status).toBe(202);
+    await cancelAll(w.key, first.body);
   });
 
   it("answers 413 LIMIT_EXCEEDED for a body over 32 MiB before reading it, and takes one just under", { timeout: 60_000 }, async () => {
