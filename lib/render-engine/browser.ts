@@ -2,6 +2,7 @@ import { chromium, type Browser, type BrowserContext, type Page, type Route } fr
 import { config } from "../config";
 import { ASSET_ORIGIN } from "../assets/refs";
 import { log } from "../log";
+import { systemCoverage } from "./glyphs";
 import { browserUser, containedLaunch, describeContainment, SANDBOX_OFF_MESSAGE, type Containment } from "./containment";
 
 /**
@@ -10,7 +11,7 @@ import { browserUser, containedLaunch, describeContainment, SANDBOX_OFF_MESSAGE,
  * and the browser's proxy points at a closed port, so even what routing cannot see (WebSocket,
  * WebRTC) reaches no network.
  */
-export type PageAssets = Map<string, { body: Buffer; contentType: string }>;
+export type PageAssets = Map<string, { body: Buffer; contentType: string; /** Set once the page asked for it. */ requested?: boolean }>;
 
 /**
  * One warm page with its own context. Renders use it one at a time. Each render's document is
@@ -26,6 +27,8 @@ export type Slot = {
   assets?: PageAssets;
   /** Whether page scripts may run now (changed per render through CDP, see render.ts). */
   scripts: boolean;
+  /** Asset names the page's current Document has loaded, which it would hand to a later document (see render.ts). */
+  loadedAssets?: Set<string>;
 };
 
 export { ASSET_ORIGIN } from "../assets/refs";
@@ -105,6 +108,7 @@ export class BrowserPool {
 
   /** Launches the browser and warms every slot (the worker is ready once this resolves). */
   async start() {
+    void systemCoverage(); // read once, now, so that no render waits for it
     await this.ensureBrowser();
     const slots = await Promise.all(Array.from({ length: this.size }, () => this.newSlot()));
     this.free.push(...slots);
@@ -191,7 +195,12 @@ export class BrowserPool {
       // refresh, frames) and keeps the document on the page.
       if (request.isNavigationRequest()) return await route.fulfill({ status: 204, body: "" });
       const asset = slot.assets?.get(assetName(request.url()) ?? "");
-      if (asset) return await route.fulfill({ status: 200, contentType: asset.contentType, body: asset.body });
+      if (asset) {
+        asset.requested = true;
+        // why the CORS header: the page's origin is opaque, and fonts (and crossorigin images) are
+        // CORS requests, which a browser refuses to use without it.
+        return await route.fulfill({ status: 200, headers: { "content-type": asset.contentType, "access-control-allow-origin": "*", "cache-control": "no-store" }, body: asset.body });
+      }
       await route.abort("blockedbyclient");
     } catch (err) {
       // The page went away (closed, crashed) while its request waited: nothing is left to answer.

@@ -10,7 +10,9 @@ export type Diagnostic =
   | "document_invalid"
   | "image_page_missing"
   | "image_too_large"
-  | "pdf_postprocess_failed";
+  | "pdf_postprocess_failed"
+  | "font_invalid"
+  | "image_invalid";
 
 /** A final failure caused by the document or its limits: the render fails, no retry. */
 export class RenderFailure extends Error {
@@ -34,7 +36,11 @@ export class TransientRenderError extends Error {
 
 /** Thrown when the render was cancelled while it ran; nothing is recorded, the cancel already was. */
 export class RenderAborted extends Error {
-  constructor(readonly reason: "cancelled" | "timeout") {
+  constructor(
+    readonly reason: "cancelled" | "timeout",
+    /** What the page was waiting for when it happened (settings.waitFor), in words. */
+    readonly awaiting?: string,
+  ) {
     super(`render ${reason}`);
     this.name = "RenderAborted";
   }

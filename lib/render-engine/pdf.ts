@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { degrees, PDFDocument, rgb, StandardFonts } from "pdf-lib";
+import pkg from "../../package.json";
 import { ppmToPng } from "./png";
 
 /**
@@ -27,7 +28,90 @@ export function blankUrlTitle(pdf: Uint8Array, host: string): Uint8Array {
   return out;
 }
 
-export type Metadata = { title?: string; author?: string; subject?: string; keywords?: string };
+/** What a PDF's Creator and Producer say: Folio, not Chromium and Skia (docs/api.md, "Document metadata"). */
+export const PDF_CREATOR = "Folio";
+export const PDF_PRODUCER = `Folio ${pkg.version}`;
+
+/**
+ * Writes Creator and Producer into the document information dictionary Chromium wrote, in place:
+ * each value becomes a literal string padded with spaces to the old value's length, so no byte
+ * moves and the cross-reference table stays right (no parse, no rewrite: a few microseconds).
+ * A Producer that would not fit is shortened to PDF_CREATOR. The title Chromium made from the
+ * page's URL (`blankTitleOf`) is blanked on the way. Returns undefined when the dictionary is not
+ * where and as expected (another PDF writer), and the caller falls back to pdf-lib.
+ */
+export function stampInfo(pdf: Uint8Array, blankTitleOf: string): Uint8Array | undefined {
+  const buf = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
+  const tail = buf.toString("latin1", Math.max(0, buf.length - 2048));
+  const ref = [...tail.matchAll(/\/Info\s+(\d+)\s+0\s+R/g)].at(-1)?.[1];
+  if (!ref) return undefined;
+  const start = objectStart(buf, ref);
+  const end = start < 0 ? -1 : buf.indexOf("endobj", start, "latin1");
+  if (end < 0) return undefined;
+  const values = dictStrings(buf.toString("latin1", start, end));
+  const creator = values.get("Creator");
+  const producer = values.get("Producer");
+  if (!creator || !producer || creator.length < PDF_CREATOR.length + 2 || producer.length < PDF_CREATOR.length + 2) return undefined;
+  const out = Buffer.from(buf);
+  const write = (v: { at: number; length: number }, text: string) => out.write(`(${text})`.padEnd(v.length, " "), start + v.at, "latin1");
+  write(creator, PDF_CREATOR);
+  write(producer, producer.length >= PDF_PRODUCER.length + 2 ? PDF_PRODUCER : PDF_CREATOR);
+  const title = values.get("Title");
+  if (title && title.text === `(${blankTitleOf})`) write(title, "");
+  return out;
+}
+
+/** Where object `n 0 obj` begins (at a line start), or -1. */
+function objectStart(buf: Buffer, n: string): number {
+  const needle = Buffer.from(`${n} 0 obj`, "latin1");
+  for (let at = buf.indexOf(needle); at >= 0; at = buf.indexOf(needle, at + 1)) {
+    if (at === 0 || buf[at - 1] === 0x0a || buf[at - 1] === 0x0d) return at;
+  }
+  return -1;
+}
+
+/**
+ * The string values of a dictionary's top-level keys (from the text of its object), each with
+ * where it starts and its length, delimiters included. Read key by key, so a value's own text
+ * (a title that spells "/Creator (x)") is never taken for a key.
+ */
+function dictStrings(obj: string): Map<string, { at: number; length: number; text: string }> {
+  const out = new Map<string, { at: number; length: number; text: string }>();
+  let i = obj.indexOf("<<");
+  if (i < 0) return out;
+  i += 2;
+  const space = /[\s]/;
+  for (;;) {
+    while (i < obj.length && space.test(obj[i]!)) i++;
+    if (i >= obj.length || obj.startsWith(">>", i) || obj[i] !== "/") return out;
+    const key = /^\/([^\s/<>()[\]{}%]*)/.exec(obj.slice(i, i + 200))![1]!;
+    i += key.length + 1;
+    while (i < obj.length && space.test(obj[i]!)) i++;
+    const at = i;
+    if (obj[i] === "(") {
+      let depth = 0;
+      for (; i < obj.length; i++) {
+        const c = obj[i];
+        if (c === "\\") i++;
+        else if (c === "(") depth++;
+        else if (c === ")" && --depth === 0) break;
+      }
+      if (i >= obj.length) return out;
+      i++;
+    } else if (obj[i] === "<" && obj[i + 1] !== "<") {
+      i = obj.indexOf(">", i);
+      if (i < 0) return out;
+      i++;
+    } else {
+      // Another kind of value (a name, number, reference, array or dictionary): an Info
+      // dictionary has none that matter here; stop rather than misread it.
+      return out;
+    }
+    out.set(key, { at, length: i - at, text: obj.slice(at, i) });
+  }
+}
+
+export type Metadata = { title?: string; author?: string; subject?: string; keywords?: string; creator?: string; producer?: string };
 
 /**
  * Stamps the diagonal TEST watermark on every page and writes document metadata. Done on the PDF
@@ -53,6 +137,8 @@ export async function postProcessPdf(pdf: Uint8Array, opts: { watermark: boolean
   if (m.author !== undefined) doc.setAuthor(m.author);
   if (m.subject !== undefined) doc.setSubject(m.subject);
   if (m.keywords !== undefined) doc.setKeywords(m.keywords.split(",").map((k) => k.trim()).filter(Boolean));
+  if (m.creator !== undefined) doc.setCreator(m.creator);
+  if (m.producer !== undefined) doc.setProducer(m.producer);
   return doc.save();
 }
 

@@ -1,11 +1,13 @@
 import type { CDPSession } from "playwright-core";
 import type { AssetRef } from "../assets/refs";
 import { config } from "../config";
-import type { RenderFormat } from "../db/schema";
+import type { RenderFormat, RenderWarningRecord } from "../db/schema";
 import type { ResolvedSettings } from "../renders/schemas";
+import { loadAssets, type LoadedAssets } from "./assets";
 import { BrowserPool, type Slot } from "./browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "./errors";
-import { blankUrlTitle, countPdfPages, postProcessPdf, rasterize } from "./pdf";
+import { checkPageAssets, checkWait, describeWait, glyphWarnings, pageExpression, type PageReport } from "./page";
+import { blankUrlTitle, countPdfPages, PDF_CREATOR, PDF_PRODUCER, postProcessPdf, rasterize, stampInfo } from "./pdf";
 
 export type RenderJob = {
   renderId: string;
@@ -22,8 +24,11 @@ export type RenderJob = {
   assets?: AssetRef[];
 };
 
-/** The file, and the pages of the document (for an image: of the document it shows one page of). */
-export type RenderOutput = { bytes: Uint8Array; pageCount: number };
+/**
+ * The file, the pages of the document (for an image: of the document it shows one page of), and
+ * what a succeeded render warns about (font_glyphs_missing).
+ */
+export type RenderOutput = { bytes: Uint8Array; pageCount: number; warnings?: RenderWarningRecord[] };
 
 const CSS_PX_PER_MM = 96 / 25.4;
 
@@ -54,7 +59,9 @@ export function marginTemplate(html: string | undefined, settings: ResolvedSetti
  */
 export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
   const cfg = config();
-  const inputBytes = Buffer.byteLength(job.html) + Buffer.byteLength(job.header ?? "") + Buffer.byteLength(job.footer ?? "");
+  let inputBytes = Buffer.byteLength(job.html) + Buffer.byteLength(job.header ?? "") + Buffer.byteLength(job.footer ?? "");
+  // A file the render names twice is loaded (and counted) once.
+  if (job.assets?.length) inputBytes += [...new Map(job.assets.map((a) => [a.key, a.size])).values()].reduce((n, s) => n + s, 0);
   if (inputBytes > cfg.RENDER_MAX_INPUT_BYTES) {
     throw new RenderFailure("LIMIT_EXCEEDED", "max_input_bytes", `The document and its files are ${inputBytes} bytes; the limit is ${cfg.RENDER_MAX_INPUT_BYTES}`);
   }
@@ -66,7 +73,8 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
   }
   // why the listener comes first: a cancel or the time limit may fire while the render still waits
   // for a free page, and an abort event that nobody heard is never heard again.
-  const abortError = () => new RenderAborted(signal.reason === "timeout" ? "timeout" : "cancelled");
+  const progress: Progress = {};
+  const abortError = () => new RenderAborted(signal.reason === "timeout" ? "timeout" : "cancelled", progress.awaiting);
   const cleanups: (() => void)[] = [];
   const aborted = new Promise<never>((_, reject) => {
     if (signal.aborted) return reject(abortError());
@@ -76,6 +84,15 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
   });
   aborted.catch(() => {});
 
+  let loaded: LoadedAssets | undefined;
+  if (job.assets?.length) {
+    try {
+      loaded = await Promise.race([loadAssets(job.assets), aborted]);
+    } catch (e) {
+      for (const c of cleanups) c();
+      throw e;
+    }
+  }
   const acquiring = pool.acquire();
   let slot: Slot;
   try {
@@ -97,9 +114,20 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
   });
   crash.catch(() => {});
   const stop = Promise.race([aborted, crash]);
+  slot.assets = loaded?.page;
   try {
-    const pdf = await Promise.race([printPdf(slot, job), stop]);
-    return await finish(blankUrlTitle(pdf, "about:blank"), job, signal);
+    // why: the page's Document keeps the images and fonts it loaded and hands them to a later
+    // document written into it without asking the worker; only a render allowed those same files
+    // may reuse it (the same template again, the common case). Any other gets a new Document.
+    if (slot.loadedAssets && ![...slot.loadedAssets].every((name) => loaded?.page.has(name))) {
+      await Promise.race([resetSlot(slot), stop]).then((ok) => {
+        if (!ok) throw new TransientRenderError("The page could not be reset for the render");
+      });
+    }
+    const { pdf, report } = await Promise.race([printPdf(slot, job, loaded, progress), stop]);
+    const out = await finish(pdf, job, signal);
+    const warnings = report.chars ? await glyphWarnings(report, loaded) : undefined;
+    return warnings ? { ...out, warnings } : out;
   } catch (e) {
     // A document failure leaves the page usable; a crash, an abort (the page may still be busy)
     // or a browser error does not.
@@ -109,10 +137,12 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
     throw classifyBrowserError(e, job);
   } finally {
     for (const c of cleanups) c();
+    if (loaded && healthy && !slot.scripts) {
+      for (const [name, a] of loaded.page) if (a.requested) (slot.loadedAssets ??= new Set()).add(name);
+    }
     if (!healthy) pool.release(slot, false);
     else if (slot.scripts) void resetSlot(slot).then((ok) => pool.release(slot, ok));
-    else pool.release(slot, true); // nothing ran: the Window holds nothing of this render
-
+    else pool.release(slot, true); // nothing ran: the Window holds nothing of this render (loadedAssets aside)
   }
 }
 
@@ -127,17 +157,21 @@ export function mayRunScripts(html: string): boolean {
 
 const MM_PER_INCH = 25.4;
 
+/** What the render is doing, for the message of a time limit that fires meanwhile. */
+type Progress = { awaiting?: string };
+
 /**
  * Writes the document into the slot's page and prints it. Straight CDP calls: one evaluate that
- * writes, waits for load and fonts and sets the title, then one printToPDF (Playwright's page API
- * would add round trips and layers on the hottest path).
+ * writes, waits for load, fonts and settings.waitFor, sets the title and reports (page.ts), then
+ * one printToPDF (Playwright's page API would add round trips and layers on the hottest path).
  */
-async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
+async function printPdf(slot: Slot, job: RenderJob, loaded: LoadedAssets | undefined, progress: Progress): Promise<{ pdf: Uint8Array; report: PageReport }> {
   const s = job.settings;
   const c = await cdp(slot);
   await setLocale(slot, c, s.locale);
   const { session } = c;
-  const scripts = mayRunScripts(job.html);
+  // why: a flag or a selector is set by the page's scripts; a delay is for them too.
+  const scripts = mayRunScripts(job.html) || s.waitFor !== undefined;
   if (scripts !== slot.scripts) {
     await session.send("Emulation.setScriptExecutionDisabled", { value: !scripts });
     slot.scripts = scripts;
@@ -145,19 +179,20 @@ async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
   // The page's Window holds nothing of earlier renders (see Slot); the document is written into it.
   // why not page.setContent: its load wait hangs when the document starts a navigation of its own
   // (answered 204, so it never commits), while the document's own load event still fires.
+  const margins = [job.header, job.footer].filter((m): m is string => !!m);
+  if (s.waitFor) progress.awaiting = `the page to load and for ${describeWait(s.waitFor)}`;
   const written = await session.send("Runtime.evaluate", {
-    expression: `(async (html, title) => {
-      document.open(); document.write(html); document.close();
-      if (document.readyState !== "complete") await new Promise((r) => addEventListener("load", r, { once: true }));
-      if (title !== null) document.title = title;
-      await document.fonts.ready; // print only once web fonts have loaded
-    })(${JSON.stringify(job.html)}, ${JSON.stringify(s.title ?? null)})`,
+    expression: pageExpression(job.html, s.title, { wait: s.waitFor, assets: !!loaded, margins: margins.length ? margins : undefined, scripts }),
     awaitPromise: true,
     returnByValue: true,
   });
+  progress.awaiting = undefined;
   if (written.exceptionDetails) {
     throw new Error(`Writing the document failed: ${written.exceptionDetails.exception?.description ?? written.exceptionDetails.text}`);
   }
+  const report = (written.result.value ?? {}) as PageReport;
+  checkWait(report, s.waitFor);
+  if (loaded && (report.images || report.fontError)) await checkPageAssets(report, loaded, session);
   const maxPages = config().RENDER_MAX_PAGES;
   const displayHeaderFooter = !!(job.header || job.footer);
   const inches = (mm: number) => mm / MM_PER_INCH;
@@ -181,7 +216,7 @@ async function printPdf(slot: Slot, job: RenderJob): Promise<Uint8Array> {
     preferCSSPageSize: false,
     transferMode: "ReturnAsBase64",
   });
-  return Buffer.from(pdf.data, "base64");
+  return { pdf: Buffer.from(pdf.data, "base64"), report };
 }
 
 type SlotCdp = { session: CDPSession; locale: string; userAgent?: string };
@@ -211,16 +246,19 @@ async function setLocale(slot: Slot, c: SlotCdp, locale: string) {
   c.locale = locale;
 }
 
-async function finish(pdf: Uint8Array, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
+async function finish(printed: Uint8Array, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
   const cfg = config();
-  const pageCount = countPdfPages(pdf);
+  const pageCount = countPdfPages(printed);
   if (pageCount > cfg.RENDER_MAX_PAGES) {
     throw new RenderFailure("LIMIT_EXCEEDED", "max_pages", `The document has more than ${cfg.RENDER_MAX_PAGES} pages`);
   }
   const s = job.settings;
-  const metadata = { author: s.author, subject: s.subject, keywords: s.keywords };
+  // Creator and Producer name Folio: written in place, or by pdf-lib below when that cannot be done.
+  const stamped = stampInfo(printed, "about:blank");
+  const pdf = stamped ?? blankUrlTitle(printed, "about:blank");
+  const metadata = { author: s.author, subject: s.subject, keywords: s.keywords, ...(stamped ? {} : { creator: PDF_CREATOR, producer: PDF_PRODUCER }) };
   let bytes = pdf;
-  if (job.test || metadata.author !== undefined || metadata.subject !== undefined || metadata.keywords !== undefined) {
+  if (job.test || !stamped || metadata.author !== undefined || metadata.subject !== undefined || metadata.keywords !== undefined) {
     try {
       bytes = await postProcessPdf(pdf, { watermark: job.test, metadata });
     } catch (e) {
@@ -265,6 +303,7 @@ function classifyBrowserError(e: unknown, job: RenderJob): Error {
  * about:blank ends the old document with its Window, timers and workers; popups it opened close.
  */
 async function resetSlot(slot: Slot): Promise<boolean> {
+  slot.loadedAssets = undefined;
   try {
     await Promise.all([
       slot.page.goto("about:blank", { timeout: 5000 }),

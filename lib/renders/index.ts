@@ -47,6 +47,7 @@ export function toRender(r: RenderRow): Render {
   if (r.finishedAt) out.finishedAt = r.finishedAt.toISOString();
   if (r.state === "succeeded") {
     out.result = { pageCount: r.pageCount ?? 0, outputBytes: r.outputBytes ?? 0, durationMs: r.durationMs ?? 0 };
+    if (r.warnings?.length) out.result.warnings = r.warnings;
     if (r.fileKey) {
       const link = downloadLink({ key: r.fileKey, contentType: contentTypes[r.format], filename: `${r.id}.${extensions[r.format]}` });
       out.result = { downloadUrl: link.url, expiresAt: link.expiresAt, ...out.result };

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { RenderErrorRecord, RenderRow } from "../db/schema";
+import type { RenderErrorRecord, RenderRow, RenderWarningRecord } from "../db/schema";
 
 /** NOTIFY channel carrying the ended notice (see notifyEnded) of every render that reached a final state. */
 export const RENDER_ENDED_CHANNEL = "folio_render_ended";
@@ -9,7 +9,7 @@ export const RENDER_QUEUED_CHANNEL = "folio_render_queued";
 export const RENDER_STOP_CHANNEL = "folio_render_stop";
 
 /** What changes when a render ends, as the render-ended notification carries it. */
-type EndedFields = Pick<RenderRow, "state" | "error" | "pageCount" | "outputBytes" | "durationMs" | "fileKey" | "startedAt" | "finishedAt" | "updatedAt">;
+type EndedFields = Pick<RenderRow, "state" | "error" | "warnings" | "pageCount" | "outputBytes" | "durationMs" | "fileKey" | "startedAt" | "finishedAt" | "updatedAt">;
 /** A render-ended notification: the id, and the ended fields unless they did not fit into one notification. */
 export type EndedNotice = { id: string; fields?: EndedFields };
 
@@ -20,7 +20,7 @@ export type EndedNotice = { id: string; fields?: EndedFields };
  */
 export function notifyEnded(rows: SQL) {
   return sql`select pg_notify(${RENDER_ENDED_CHANNEL}, case when octet_length(n) < 7900 then n else json_build_object('id', id)::text end)
-    from (select id, json_build_object('id', id, 'state', state, 'error', error, 'pageCount', page_count, 'outputBytes', output_bytes,
+    from (select id, json_build_object('id', id, 'state', state, 'error', error, 'warnings', warnings, 'pageCount', page_count, 'outputBytes', output_bytes,
       'durationMs', duration_ms, 'fileKey', file_key, 'startedAt', started_at, 'finishedAt', finished_at, 'updatedAt', updated_at)::text as n
       from ${rows}) notices`;
 }
@@ -36,6 +36,8 @@ export function parseEndedNotice(payload: string): EndedNotice {
     fields: {
       state: n.state as RenderRow["state"],
       error: n.error as RenderErrorRecord | null,
+      // why the default: a process of an older version sends no warnings.
+      warnings: (n.warnings ?? null) as RenderWarningRecord[] | null,
       pageCount: n.pageCount as number | null,
       outputBytes: n.outputBytes as number | null,
       durationMs: n.durationMs as number | null,

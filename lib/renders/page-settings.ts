@@ -24,6 +24,33 @@ export const Locale = named(
 /** Template data: any JSON object. */
 export const JsonObject = z.record(z.string(), z.unknown());
 
+/**
+ * When the page is ready to print (docs/api.md, "Readiness"): by default at the load event once web
+ * fonts have loaded. A page that draws later (charts after a timer or an animation, content
+ * fetched from its own assets) names what to wait for: `flag` (the page sets
+ * `window.folioReady = true`), `selector` (an element matching this CSS selector exists), or
+ * `delayMs` (a fixed pause). `timeoutMs` bounds a flag or selector wait; without it the render's
+ * time limit does.
+ */
+export const WaitFor = named(
+  z
+    .strictObject({
+      flag: z.literal(true).optional(),
+      selector: z.string().min(1).max(1000).optional(),
+      delayMs: z.number().int().min(1).max(60_000).optional(),
+      timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
+    })
+    .superRefine((w, ctx) => {
+      const sent = (["flag", "selector", "delayMs"] as const).filter((k) => w[k] !== undefined);
+      if (sent.length !== 1) ctx.addIssue({ code: "custom", path: sent.length ? [sent[1]!] : [], message: "send exactly one of flag, selector, delayMs" });
+      if (w.timeoutMs !== undefined && w.delayMs !== undefined) ctx.addIssue({ code: "custom", path: ["timeoutMs"], message: "goes with flag or selector; a delay is its own bound" });
+    }),
+  "WaitFor",
+  "What the page waits for before it is printed, after its load event and web fonts: exactly one of flag (true: the page sets window.folioReady = true), selector (a CSS selector that must match an element) or delayMs (1 to 60,000 ms). timeoutMs (with flag or selector) fails the render with document_invalid when the wait lasts longer; without it the render's time limit bounds the wait.",
+  [{ flag: true, timeoutMs: 10_000 }, { selector: "#chart.done" }, { delayMs: 1500 }],
+);
+export type WaitFor = z.infer<typeof WaitFor>;
+
 /** Page settings (decisions.md: Renders). Sizes in millimetres; A4 with 10 mm margins by default. */
 export const PageSettings = named(
   z
@@ -40,6 +67,7 @@ export const PageSettings = named(
     keywords: z.string().max(1000).optional(),
     tagged: z.boolean().optional(),
     outline: z.boolean().optional(),
+    waitFor: WaitFor.optional(),
   })
   .superRefine((s, ctx) => {
     const w = s.pageSize?.widthMm ?? 210;
@@ -49,7 +77,7 @@ export const PageSettings = named(
     if (m.topMm + m.bottomMm >= h) ctx.addIssue({ code: "custom", path: ["margins"], message: "top and bottom margins leave no room on the page" });
   }),
   "PageSettings",
-  "Page size and margins in millimetres (A4, 210 x 297, with 10 mm margins by default), the render language (locale, en-US by default), PDF metadata (title, author, subject, keywords), tagged (an accessible PDF) and outline (bookmarks from headings).",
+  "Page size and margins in millimetres (A4, 210 x 297, with 10 mm margins by default), the render language (locale, en-US by default), PDF metadata (title, author, subject, keywords), tagged (an accessible PDF), outline (bookmarks from headings) and waitFor (what the page waits for before printing).",
   [{ pageSize: { widthMm: 210, heightMm: 297 }, margins: { topMm: 20, bottomMm: 20 }, locale: "de-DE", title: "Invoice" }],
 );
 export type PageSettings = z.infer<typeof PageSettings>;
@@ -66,6 +94,7 @@ export type ResolvedSettings = {
   keywords?: string;
   tagged: boolean;
   outline: boolean;
+  waitFor?: WaitFor;
 };
 
 export function resolveSettings(s: PageSettings | undefined): ResolvedSettings {
@@ -80,5 +109,6 @@ export function resolveSettings(s: PageSettings | undefined): ResolvedSettings {
     keywords: s?.keywords,
     tagged: s?.tagged ?? false,
     outline: s?.outline ?? false,
+    waitFor: s?.waitFor,
   };
 }

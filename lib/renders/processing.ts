@@ -98,6 +98,7 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
       outputBytes: out.bytes.byteLength,
       durationMs: Math.round(performance.now() - started),
       fileKey,
+      warnings: out.warnings,
     });
     if (!ended && fileKey) await fileStore().delete([fileKey]); // cancelled while it was being stored
     logAttempt(row, ended ? { state: "succeeded" } : { state: "stopped" }, ms);
@@ -158,7 +159,8 @@ async function recordFailure(row: ClaimedRender, e: unknown, end: End, ms: Phase
 function failureOf(e: unknown): { error: RenderErrorRecord; err?: unknown } {
   if (e instanceof RenderAborted) {
     const s = config().RENDER_TIMEOUT_MS / 1000;
-    return { error: { code: "LIMIT_EXCEEDED", diagnostic: "LIMIT_EXCEEDED", message: `The render took longer than its time limit of ${s} s` } };
+    const waiting = e.awaiting ? `; it was still waiting for ${e.awaiting}` : "";
+    return { error: { code: "LIMIT_EXCEEDED", diagnostic: "LIMIT_EXCEEDED", message: `The render took longer than its time limit of ${s} s${waiting}` } };
   }
   if (e instanceof RenderFailure) return { error: { code: e.code, diagnostic: e.diagnostic, message: e.message } };
   // spec: Errors > destination_upload_failed: the message names the cause.

@@ -113,6 +113,8 @@ export type RenderResult = {
   durationMs: number;
   /** Where the file was uploaded: the destination's name and the full object key. */
   destination?: { name: string; key: string };
+  /** Diagnostics of a render that still succeeded (font_glyphs_missing); absent when none. */
+  warnings?: { diagnostic: string; message: string }[];
 };
 
 export type Render = {

@@ -5,7 +5,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
-import { renders, type RenderErrorRecord, type RenderRow } from "../db/schema";
+import { renders, type RenderErrorRecord, type RenderRow, type RenderWarningRecord } from "../db/schema";
 import { notifyEnded, RENDER_QUEUED_CHANNEL, RENDER_STOP_CHANNEL } from "./notices";
 import { claimedRenderFrom, renderRowFrom, type ClaimedRender } from "./row";
 import { countUsage } from "./usage";
@@ -140,7 +140,7 @@ export async function claimNextRender(ex: Executor, leaseMs: number): Promise<Cl
 
 /** How a render ends: with its result, with an error, or cancelled. */
 type Final =
-  | { state: "succeeded"; pageCount: number; outputBytes: number; durationMs: number; fileKey: string | null }
+  | { state: "succeeded"; pageCount: number; outputBytes: number; durationMs: number; fileKey: string | null; warnings?: RenderWarningRecord[] }
   | { state: "failed"; error: RenderErrorRecord }
   | { state: "cancelled" };
 
@@ -152,6 +152,7 @@ function endedColumns(final: Final) {
     output_bytes = ${ok ? final.outputBytes : null},
     duration_ms = ${ok ? final.durationMs : null},
     file_key = ${ok ? final.fileKey : null},
+    warnings = ${ok && final.warnings?.length ? JSON.stringify(final.warnings) : null}::jsonb,
     error = ${final.state === "failed" ? JSON.stringify(final.error) : null}::jsonb,
     lease_expires_at = null, finished_at = now(), updated_at = now()`;
 }
