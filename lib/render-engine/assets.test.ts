@@ -2,10 +2,15 @@ import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assetUrl, blobKey, type AssetRef } from "@/lib/assets/refs";
+import { db } from "@/lib/db/client";
+import { newId } from "@/lib/db/ids";
 import { fileStore } from "@/lib/files/store";
 import { resolveSettings, type PageSettings } from "@/lib/renders/schemas";
+import { insertRender } from "@/lib/renders/statements";
+import { createTestWorkspace } from "@/lib/testing/factories";
 import { jpeg, png, readFont } from "@/lib/testing/images";
 import { pdfFonts, pdfImages, pdfText } from "@/lib/testing/pdf";
+import { download, waitForState } from "@/lib/testing/renders";
 import { clearAssetCache } from "./assets";
 import { BrowserPool } from "./browser";
 import { RenderFailure } from "./errors";
@@ -202,5 +207,38 @@ describe("damaged files fail the render (ASSET_INVALID)", () => {
     await fileStore().delete([ref.key]);
     const out = await render(`<img src="${assetUrl(ref.name)}">`, [ref]);
     expect(pdfImages(out.bytes)).toEqual([{ page: 1, width: 7, height: 7 }]);
+  });
+});
+
+describe("through the worker: a render's input carries its files", () => {
+  // The render row and its input are written here as the API writes them (assetIds and templates
+  // resolve to the same `assets` list): the worker process loads, checks and serves them.
+  it("succeeds with the image and font in the PDF, or fails with ASSET_INVALID on the record", async () => {
+    const w = await createTestWorkspace();
+    const put = async (bytes: Buffer, mediaType: string, label: string) => {
+      const sha256 = crypto.createHash("sha256").update(bytes).digest("hex");
+      await fileStore().put(blobKey(w.id, sha256), bytes, mediaType);
+      return { name: label, key: blobKey(w.id, sha256), mediaType, size: bytes.length, sha256, label };
+    };
+    const logo = await put(png(90, 30), "image/png", "ast_wlogo");
+    const font = await put(readFont("merriweatherWoff2"), "font/woff2", "ast_wfont");
+    const queue = async (html: string, assets: AssetRef[]) => {
+      const id = newId("rnd");
+      await insertRender(db(), { id, workspaceId: w.id, test: false, source: "document", format: "pdf", options: {} }, { document: { html }, assets });
+      return (await waitForState(w.key, id, undefined, { timeout: 40_000 })) as { state: string; result?: { downloadUrl: string }; error?: unknown };
+    };
+    const ok = await queue(`<style>${fontFace("M", font.name)} p { font-family: M; }</style><p>Worker text</p><img src="${assetUrl(logo.name)}">`, [logo, font]);
+    expect(ok.state, JSON.stringify(ok.error)).toBe("succeeded");
+    const pdf = (await download(ok.result!.downloadUrl)).bytes;
+    expect(pdfText(pdf)).toContain("Worker text");
+    expect(pdfImages(pdf)).toContainEqual({ page: 1, width: 90, height: 30 });
+    expect(pdfFonts(pdf).some((f) => /Merriweather/.test(f))).toBe(true);
+
+    const wrong = await put(png(4, 4), "font/woff2", "brand/fonts/Fake.woff2");
+    const failed = await queue("<p>x</p>", [wrong]);
+    expect(failed).toMatchObject({
+      state: "failed",
+      error: { code: "ASSET_INVALID", diagnostic: "font_invalid", message: "Font brand/fonts/Fake.woff2 is declared as font/woff2 but holds a PNG image" },
+    });
   });
 });

@@ -160,6 +160,12 @@ describe("limits set low (RENDER_TIMEOUT_MS 3000, input 10000 and output 20000 b
     await expectSucceeded(next);
   });
 
+  it("time limit during settings.waitFor without timeoutMs: LIMIT_EXCEEDED naming what the page was waited for", async () => {
+    const never = await renderEnded(t, { document: { html: "<p>never ready</p>", settings: { waitFor: { selector: "#chart.done" } } } });
+    await expectFailed(t, never, "LIMIT_EXCEEDED", "LIMIT_EXCEEDED");
+    expect(never.error!.message).toBe('The render took longer than its time limit of 3 s; it was still waiting for the page to load and for an element matching "#chart.done"');
+  });
+
   it("max_input_bytes: the document, header and footer together over the limit", async () => {
     const filler = (n: number) => `<p>${"x".repeat(n)}</p>`;
     // One at a time: the environment has a single render slot.

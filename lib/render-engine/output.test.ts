@@ -2,7 +2,9 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { PDFDocument } from "pdf-lib";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import pkg from "@/package.json";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api } from "@/lib/testing/http";
 import { imageSize, pdfInfo, pdfText } from "@/lib/testing/pdf";
@@ -155,6 +157,27 @@ describe("PDF page settings", () => {
       expect(Buffer.from(bytes).toString("latin1")).not.toContain("folio.invalid");
     }
     expect(pdfInfo(withAuthor.bytes).Author).toBe("Someone");
+  });
+
+  it("names Folio as Creator and Producer, whether the PDF is left as printed or rewritten (author, watermark)", async () => {
+    const w = await createTestWorkspace();
+    const [plain, withAuthor, test, tagged] = await Promise.all([
+      renderFile(w.key, { document: { html: "<p>made by</p>", settings: { title: "Made by Folio" } } }),
+      renderFile(w.key, { document: { html: "<p>made by</p>", settings: { author: "Acme" } } }),
+      renderFile(w.key, { document: { html: "<p>made by</p>" }, test: true }),
+      renderFile(w.key, { document: { html: "<h1>made by</h1>", settings: { tagged: true, outline: true } } }),
+    ]);
+    for (const { bytes } of [plain, withAuthor, test, tagged]) {
+      const info = pdfInfo(bytes);
+      expect(info.Creator).toBe("Folio");
+      expect(info.Producer).toBe(`Folio ${pkg.version}`);
+      expect(JSON.stringify(info)).not.toMatch(/Chrom|Skia|Mozilla/);
+      expect(pdfText(bytes)).toContain("made by");
+      const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+      expect(doc.getProducer()).toBe(`Folio ${pkg.version}`);
+    }
+    expect(pdfInfo(plain.bytes).Title).toBe("Made by Folio");
+    expect(pdfInfo(withAuthor.bytes).Author).toBe("Acme");
   });
 
   it("uses the document's <title> as the PDF title", async () => {

@@ -171,8 +171,17 @@ describe("render queue statements", () => {
       await statements.endAttempt(db, id, 1, succeeded);
       const notice = notices.parseEndedNotice(await ended.next());
       const row = await repo.findRender(db, workspaceId, id);
-      const { state, error, pageCount, outputBytes, durationMs, fileKey, startedAt, finishedAt, updatedAt } = row!;
-      expect(notice).toEqual({ id, fields: { state, error, pageCount, outputBytes, durationMs, fileKey, startedAt, finishedAt, updatedAt } });
+      const { state, error, warnings, pageCount, outputBytes, durationMs, fileKey, startedAt, finishedAt, updatedAt } = row!;
+      expect(notice).toEqual({ id, fields: { state, error, warnings, pageCount, outputBytes, durationMs, fileKey, startedAt, finishedAt, updatedAt } });
+      expect(warnings).toBeNull();
+
+      // A success with warnings: the record keeps them and the notice carries them.
+      const warned = await queue("<p>warned</p>");
+      await statements.claimNextRender(db, LEASE);
+      const glyphs = [{ diagnostic: "font_glyphs_missing", message: "No font covers 1 character: U+E000" }];
+      await statements.endAttempt(db, warned, 1, { ...succeeded, warnings: glyphs });
+      expect(notices.parseEndedNotice(await ended.next()).fields?.warnings).toEqual(glyphs);
+      expect((await repo.findRender(db, workspaceId, warned))?.warnings).toEqual(glyphs);
 
       // An error message that would not fit into one notification (8000 bytes): the id only.
       const long = await queue("<p>long error</p>");
