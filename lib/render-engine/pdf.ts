@@ -37,28 +37,28 @@ export const PDF_PRODUCER = `Folio ${pkg.version}`;
  * each value becomes a literal string padded with spaces to the old value's length, so no byte
  * moves and the cross-reference table stays right (no parse, no rewrite: a few microseconds).
  * A Producer that would not fit is shortened to PDF_CREATOR. The title Chromium made from the
- * page's URL (`blankTitleOf`) is blanked on the way. Returns undefined when the dictionary is not
- * where and as expected (another PDF writer), and the caller falls back to pdf-lib.
+ * page's URL (`blankTitleOf`) is blanked on the way. Changes `pdf` itself (the caller owns the
+ * printed bytes; a copy would cost more than the rest). Returns false, having changed nothing,
+ * when the dictionary is not where and as expected (another PDF writer): pdf-lib's turn.
  */
-export function stampInfo(pdf: Uint8Array, blankTitleOf: string): Uint8Array | undefined {
+export function stampInfo(pdf: Uint8Array, blankTitleOf: string): boolean {
   const buf = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   const tail = buf.toString("latin1", Math.max(0, buf.length - 2048));
   const ref = [...tail.matchAll(/\/Info\s+(\d+)\s+0\s+R/g)].at(-1)?.[1];
-  if (!ref) return undefined;
+  if (!ref) return false;
   const start = objectStart(buf, ref);
   const end = start < 0 ? -1 : buf.indexOf("endobj", start, "latin1");
-  if (end < 0) return undefined;
+  if (end < 0) return false;
   const values = dictStrings(buf.toString("latin1", start, end));
   const creator = values.get("Creator");
   const producer = values.get("Producer");
-  if (!creator || !producer || creator.length < PDF_CREATOR.length + 2 || producer.length < PDF_CREATOR.length + 2) return undefined;
-  const out = Buffer.from(buf);
-  const write = (v: { at: number; length: number }, text: string) => out.write(`(${text})`.padEnd(v.length, " "), start + v.at, "latin1");
+  if (!creator || !producer || creator.length < PDF_CREATOR.length + 2 || producer.length < PDF_CREATOR.length + 2) return false;
+  const write = (v: { at: number; length: number }, text: string) => buf.write(`(${text})`.padEnd(v.length, " "), start + v.at, "latin1");
   write(creator, PDF_CREATOR);
   write(producer, producer.length >= PDF_PRODUCER.length + 2 ? PDF_PRODUCER : PDF_CREATOR);
   const title = values.get("Title");
   if (title && title.text === `(${blankTitleOf})`) write(title, "");
-  return out;
+  return true;
 }
 
 /** Where object `n 0 obj` begins (at a line start), or -1. */

@@ -19,9 +19,10 @@ async function pdfWith(info: { title?: string; creator: string; producer: string
 describe("stampInfo: Creator and Producer name Folio", () => {
   it("writes them in place, so the file keeps its length and stays valid", async () => {
     const pdf = await pdfWith({ title: "Invoice (draft) /Creator (x)", creator: "Chromium", producer: "Skia/PDF m156" });
-    const out = stampInfo(pdf, "about:blank")!;
-    expect(out).toBeDefined();
-    expect(out.byteLength).toBe(pdf.byteLength);
+    const length = pdf.byteLength;
+    expect(stampInfo(pdf, "about:blank")).toBe(true);
+    const out = pdf;
+    expect(out.byteLength).toBe(length);
     expect(PDF_PRODUCER).toBe(`Folio ${pkg.version}`);
     const info = pdfInfo(out);
     expect(info).toMatchObject({ Creator: PDF_CREATOR, Producer: PDF_PRODUCER, Title: "Invoice (draft) /Creator (x)" });
@@ -31,14 +32,20 @@ describe("stampInfo: Creator and Producer name Folio", () => {
 
   it("blanks the title Chromium made from the page's URL, and reads nested parentheses", async () => {
     const pdf = await pdfWith({ title: "about:blank", creator: "Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/156", producer: "pdf-lib (https://github.com/Hopding/pdf-lib)" });
-    const info = pdfInfo(stampInfo(pdf, "about:blank")!);
+    expect(stampInfo(pdf, "about:blank")).toBe(true);
+    const info = pdfInfo(pdf);
     expect(info).toMatchObject({ Creator: "Folio", Producer: PDF_PRODUCER });
     expect(info.Title ?? "").toBe("");
   });
 
   it("shortens the Producer to Folio when the version does not fit, and gives up (pdf-lib's turn) when nothing fits", async () => {
-    expect(pdfInfo(stampInfo(await pdfWith({ creator: "Chromium", producer: "Skia/PDF" }), "about:blank")!)).toMatchObject({ Creator: "Folio", Producer: "Folio" });
-    expect(stampInfo(await pdfWith({ creator: "C", producer: "Skia/PDF m156" }), "about:blank")).toBeUndefined();
-    expect(stampInfo(new TextEncoder().encode("%PDF-1.4\nnot a pdf"), "about:blank")).toBeUndefined();
+    const short = await pdfWith({ creator: "Chromium", producer: "Skia/PDF" });
+    expect(stampInfo(short, "about:blank")).toBe(true);
+    expect(pdfInfo(short)).toMatchObject({ Creator: "Folio", Producer: "Folio" });
+    const tiny = await pdfWith({ creator: "C", producer: "Skia/PDF m156" });
+    const before = Buffer.from(tiny);
+    expect(stampInfo(tiny, "about:blank")).toBe(false);
+    expect(Buffer.from(tiny).equals(before)).toBe(true); // nothing changed
+    expect(stampInfo(new TextEncoder().encode("%PDF-1.4\nnot a pdf"), "about:blank")).toBe(false);
   });
 });

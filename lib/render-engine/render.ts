@@ -255,7 +255,7 @@ async function finish(printed: Uint8Array, job: RenderJob, signal: AbortSignal):
   const s = job.settings;
   // Creator and Producer name Folio: written in place, or by pdf-lib below when that cannot be done.
   const stamped = stampInfo(printed, "about:blank");
-  const pdf = stamped ?? blankUrlTitle(printed, "about:blank");
+  const pdf = stamped ? printed : blankUrlTitle(printed, "about:blank");
   const metadata = { author: s.author, subject: s.subject, keywords: s.keywords, ...(stamped ? {} : { creator: PDF_CREATOR, producer: PDF_PRODUCER }) };
   let bytes = pdf;
   if (job.test || !stamped || metadata.author !== undefined || metadata.subject !== undefined || metadata.keywords !== undefined) {
