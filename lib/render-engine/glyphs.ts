@@ -14,7 +14,11 @@ export class Coverage {
   private readonly bits = new Uint32Array(0x110000 >>> 5);
 
   add(from: number, to = from) {
-    for (let cp = Math.max(0, from); cp <= Math.min(to, 0x10ffff); cp++) this.bits[cp >>> 5]! |= 1 << (cp & 31);
+    let cp = Math.max(0, from);
+    const last = Math.min(to, 0x10ffff);
+    for (; cp <= last && (cp & 31) !== 0; cp++) this.bits[cp >>> 5]! |= 1 << (cp & 31);
+    for (; cp + 31 <= last; cp += 32) this.bits[cp >>> 5] = 0xffffffff; // whole words of a range at once
+    for (; cp <= last; cp++) this.bits[cp >>> 5]! |= 1 << (cp & 31);
   }
 
   has(cp: number): boolean {

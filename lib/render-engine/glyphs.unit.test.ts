@@ -6,6 +6,10 @@ describe("glyph coverage", () => {
     const c = parseFcCharsets("20-7e a0-17f 20ac\n4e00-4e02 1f600\n");
     for (const cp of [0x20, 0x7e, 0xa0, 0x17f, 0x20ac, 0x4e00, 0x4e01, 0x4e02, 0x1f600]) expect(c.has(cp), cp.toString(16)).toBe(true);
     for (const cp of [0x1f, 0x7f, 0x180, 0x20ab, 0x4e03, 0x1f601, 0x110000, -1]) expect(c.has(cp), cp.toString(16)).toBe(false);
+    // A long range fills whole words; its ends stay exact.
+    const long = parseFcCharsets("3f-1041 10fff0-10ffff");
+    for (const cp of [0x3f, 0x40, 0x5f, 0x60, 0x1000, 0x1041, 0x10fff0, 0x10ffff]) expect(long.has(cp), cp.toString(16)).toBe(true);
+    for (const cp of [0x3e, 0x1042, 0x1060, 0x10ffef]) expect(long.has(cp), cp.toString(16)).toBe(false);
   });
 
   it("names the characters neither the system nor the render's fonts cover, in order, once", () => {
