@@ -7,10 +7,11 @@ import { newId } from "@/lib/db/ids";
 import { fileStore } from "@/lib/files/store";
 import { resolveSettings, type PageSettings } from "@/lib/renders/schemas";
 import { insertRender } from "@/lib/renders/statements";
+import { uploadAsset } from "@/lib/testing/assets";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { jpeg, png, readFont } from "@/lib/testing/images";
 import { pdfFonts, pdfImages, pdfText } from "@/lib/testing/pdf";
-import { download, waitForState } from "@/lib/testing/renders";
+import { createRender, download, waitForState } from "@/lib/testing/renders";
 import { clearAssetCache } from "./assets";
 import { BrowserPool } from "./browser";
 import { RenderFailure } from "./errors";
@@ -240,5 +241,42 @@ describe("through the worker: a render's input carries its files", () => {
       state: "failed",
       error: { code: "ASSET_INVALID", diagnostic: "font_invalid", message: "Font brand/fonts/Fake.woff2 is declared as font/woff2 but holds a PNG image" },
     });
+  });
+});
+
+describe("through the API: caller HTML with document.assetIds", () => {
+  it("uploaded image and font appear in the PDF (image XObject, embedded font); a file whose bytes are not its type fails the render", async () => {
+    const w = await createTestWorkspace();
+    const [logo, font, fake, fakeFont] = await Promise.all([
+      uploadAsset(w.key, { kind: "image", mediaType: "image/png", filename: "logo.png", bytes: png(150, 50) }),
+      uploadAsset(w.key, { kind: "font", mediaType: "font/woff2", filename: "Inter.woff2", bytes: readFont("interWoff2") }),
+      uploadAsset(w.key, { kind: "image", mediaType: "image/png", filename: "photo.png", bytes: await jpeg(30, 30) }),
+      uploadAsset(w.key, { kind: "font", mediaType: "font/ttf", filename: "Broken.ttf", bytes: readFont("dejaVuTtf").subarray(0, 30_000) }),
+    ]);
+    const ended = async (document: Record<string, unknown>) => {
+      const res = await createRender(w.key, { document, waitMs: 20_000 });
+      expect([200, 202], res.text).toContain(res.status);
+      return (res.status === 200 ? res.body : await waitForState(w.key, res.body.id, undefined, { timeout: 40_000 })) as {
+        state: string;
+        result?: { downloadUrl: string; warnings?: unknown };
+        error?: { code: string; diagnostic: string; message: string };
+      };
+    };
+    const ok = await ended({
+      html: `<style>${fontFace("Brand", font.id)} body { font-family: Brand; }</style><h1>Branded invoice</h1><img src="${assetUrl(logo.id)}">`,
+      assetIds: [logo.id, font.id],
+    });
+    expect(ok.state, JSON.stringify(ok.error)).toBe("succeeded");
+    const pdf = (await download(ok.result!.downloadUrl)).bytes;
+    expect(pdfText(pdf)).toContain("Branded invoice");
+    expect(pdfImages(pdf)).toContainEqual({ page: 1, width: 150, height: 50 });
+    expect(pdfFonts(pdf).some((f) => /Inter/.test(f)), pdfFonts(pdf).join()).toBe(true);
+    expect(ok.result).not.toHaveProperty("warnings");
+
+    const wrongType = await ended({ html: `<img src="${assetUrl(fake.id)}">`, assetIds: [fake.id] });
+    expect(wrongType).toMatchObject({ state: "failed", error: { code: "ASSET_INVALID", diagnostic: "image_invalid", message: `Image ${fake.id} is declared as image/png but holds a JPEG image` } });
+    const damaged = await ended({ html: "<p>x</p>", assetIds: [fakeFont.id] });
+    expect(damaged).toMatchObject({ state: "failed", error: { code: "ASSET_INVALID", diagnostic: "font_invalid" } });
+    expect(damaged.error!.message).toMatch(new RegExp(`^Font ${fakeFont.id} is damaged: `));
   });
 });
