@@ -43,7 +43,10 @@ function inkedPixels(pdf: Uint8Array): number {
 
 const chartJs = `data:text/javascript;base64,${fs.readFileSync(path.join(process.cwd(), "node_modules/chart.js/dist/chart.umd.min.js")).toString("base64")}`;
 
-/** A bar chart drawn by Chart.js 300 ms after load, which then sets window.folioReady. */
+/**
+ * A bar chart drawn by Chart.js a second after load, which then sets window.folioReady. (A second:
+ * the render without waitFor must have printed by then, even on a busy machine.)
+ */
 const chartPage = `<!doctype html><html><body>
   <h1>Sales</h1><canvas id="chart" width="600" height="300"></canvas>
   <script src="${chartJs}"></script>
@@ -55,7 +58,7 @@ const chartPage = `<!doctype html><html><body>
         options: { animation: false, responsive: false },
       });
       window.folioReady = true;
-    }, 300);
+    }, 1000);
   </script></body></html>`;
 
 describe("settings.waitFor", () => {
@@ -69,7 +72,7 @@ describe("settings.waitFor", () => {
   });
 
   it("a selector: printed once an element matching it exists", async () => {
-    const html = `<p>static</p><script>setTimeout(() => { const d = document.createElement("div"); d.id = "report"; d.className = "done"; d.textContent = "late content"; document.body.append(d); }, 300);</script>`;
+    const html = `<p>static</p><script>setTimeout(() => { const d = document.createElement("div"); d.id = "report"; d.className = "done"; d.textContent = "late content"; document.body.append(d); }, 1000);</script>`;
     const [without, withSelector] = await Promise.all([pdfOf({ html }), pdfOf({ html, settings: { waitFor: { selector: "#report.done" } } })]);
     expect(pdfText(without)).not.toContain("late content");
     expect(pdfText(withSelector)).toContain("late content");
