@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Folio needs when they are missing: the headless shell (the worker's
 # browser) and full Chromium (the benchmark's second baseline, the console's end-to-end journeys),
-# fonts for rendering (Noto CJK so Chinese, Japanese and Korean render out of the box), PostgreSQL server binaries for the embedded database, poppler-utils to
-# rasterise image renders; and, as root, creates the unprivileged user the worker's browser runs as.
+# fonts for rendering (Noto CJK so Chinese, Japanese and Korean render out of the box), fontconfig's
+# fc-list (the worker reads the system fonts' coverage for font_glyphs_missing), PostgreSQL server
+# binaries for the embedded database, poppler-utils to rasterise image renders; and, as root, creates the unprivileged user the worker's browser runs as.
 # Usage: scripts/ensure-system.sh [--test]
 set -euo pipefail
 
-want=(chromium-headless-shell chromium fonts-dejavu-core fonts-liberation fonts-noto-core fonts-noto-cjk poppler-utils)
+want=(chromium-headless-shell chromium fontconfig fonts-dejavu-core fonts-liberation fonts-noto-core fonts-noto-cjk poppler-utils)
 
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || want+=(postgresql)
 
