@@ -62,6 +62,12 @@ describe("characters no font covers (font_glyphs_missing)", () => {
     expect(answered.result).not.toHaveProperty("warnings");
   });
 
+  it("a page that breaks the globals the check uses still renders (it only loses its own warning)", async () => {
+    const { answered, text } = await rendered({ html: "<p>sabotage \uE000</p><script>window.Set = null; window.RegExp = null;</script>" });
+    expect(text).toContain("sabotage");
+    expect(answered.result).not.toHaveProperty("warnings");
+  });
+
   it("names at most 20 characters and counts the rest", async () => {
     const pua = Array.from({ length: 25 }, (_, i) => String.fromCodePoint(0xe100 + i)).join(" ");
     const { answered } = await rendered({ html: `<p>${pua}</p>` });

@@ -71,33 +71,39 @@ const PAGE_SCRIPT = `async (html, title, o) => {
     }
     await document.fonts.ready; // fonts the page asked for while it got ready
   }
-  const wide = /[^\\x00-\\xff]/;
-  const chars = new Set();
-  const add = (s) => { if (wide.test(s)) for (const c of s) if (c.codePointAt(0) > 0xff) chars.add(c); };
-  const skip = o.scripts ? ["script", "style", "noscript"] : ["script", "style"];
-  const walk = (root) => {
-    const tw = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let n; (n = tw.nextNode()); ) if (!skip.includes(n.parentNode.localName)) add(n.data);
-  };
-  const body = document.body;
-  if (body && wide.test(body.textContent)) walk(body);
-  for (const i of document.getElementsByTagName("input")) if (i.type !== "hidden") add(i.value);
-  for (const h of o.margins ?? []) {
-    const t = document.createElement("template");
-    t.innerHTML = h;
-    walk(t.content);
-  }
-  if (chars.size) out.chars = [...chars].join("");
+  // The checks below run among the page's own globals: a page that broke them (replaced Set,
+  // say) only loses its own checks, never fails the render as a browser error.
+  try {
+    const wide = /[^\\x00-\\xff]/;
+    const chars = new Set();
+    const add = (s) => { if (wide.test(s)) for (const c of s) if (c.codePointAt(0) > 0xff) chars.add(c); };
+    const skip = o.scripts ? ["script", "style", "noscript"] : ["script", "style"];
+    const walk = (root) => {
+      const tw = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n; (n = tw.nextNode()); ) if (!skip.includes(n.parentNode.localName)) add(n.data);
+    };
+    const body = document.body;
+    if (body && wide.test(body.textContent)) walk(body);
+    for (const i of document.getElementsByTagName("input")) if (i.type !== "hidden") add(i.value);
+    for (const h of o.margins ?? []) {
+      const t = document.createElement("template");
+      t.innerHTML = h;
+      walk(t.content);
+    }
+    if (chars.size) out.chars = [...chars].join("");
+  } catch {}
   if (o.assets) {
-    const prefix = ${JSON.stringify(`${ASSET_ORIGIN}/`)};
-    // Images load after the load event here (the document was written, not fetched): wait for
-    // the render's own, which the print would otherwise race.
-    const mine = [...document.images].filter((i) => (i.currentSrc || i.src).startsWith(prefix) && i.loading !== "lazy");
-    await Promise.all(mine.map((i) => (i.complete ? null : i.decode().catch(() => {}))));
-    const images = [];
-    for (const i of mine) if (i.complete && i.naturalWidth === 0) images.push(i.currentSrc || i.src);
-    if (images.length) out.images = images;
-    for (const f of document.fonts) if (f.status === "error") { out.fontError = true; break; }
+    try {
+      const prefix = ${JSON.stringify(`${ASSET_ORIGIN}/`)};
+      // Images load after the load event here (the document was written, not fetched): wait for
+      // the render's own, which the print would otherwise race.
+      const mine = [...document.images].filter((i) => (i.currentSrc || i.src).startsWith(prefix) && i.loading !== "lazy");
+      await Promise.all(mine.map((i) => (i.complete ? null : i.decode().catch(() => {}))));
+      const images = [];
+      for (const i of mine) if (i.complete && i.naturalWidth === 0) images.push(i.currentSrc || i.src);
+      if (images.length) out.images = images;
+      for (const f of document.fonts) if (f.status === "error") { out.fontError = true; break; }
+    } catch {}
   }
   return out;
 }`;
