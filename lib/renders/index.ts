@@ -75,7 +75,7 @@ export function renderRequest(ctx: Ctx, input: Omit<CreateRenderInput, "waitMs">
   const prepare = (): Promise<PreparedSource> | PreparedSource => {
     if (input.templateVersionId !== undefined) return fromTemplateVersion(ctx, input.templateVersionId, input.data ?? {});
     if (input.preview) return fromDraft(ctx, input.preview.templateId, input.preview.data ?? {}, input.preview.locale);
-    if (input.nodeDocument) return fromNodeDocument(input.nodeDocument);
+    if (input.nodeDocument) return fromNodeDocument(ctx, input.nodeDocument);
     return fromCallerDocument(ctx, input.document!);
   };
   return { format: input.format, image: input.image, pageRanges: input.pageRanges, test: input.test, destination: input.destination, prepare };

@@ -5,6 +5,7 @@
  * attributes or CSS. The "render" limits of spec Limits > Components are enforced here, as the
  * expansion goes, so an oversized expansion stops early.
  */
+import { assetUrl } from "../assets/refs";
 import { AppError, invalidValue, limitExceeded } from "../errors";
 import { joinCss, toCss } from "./css";
 import { badValue, DataErrors, DataValueError, quote } from "./data-errors";
@@ -16,14 +17,23 @@ export type ExpandInput = {
   components?: Record<string, ReusableComponent>;
   /** Stylesheet CSS texts already resolved by the caller, applied in order after the defaults. */
   css?: string[];
+  /**
+   * The images the template may draw: asset ID -> the name the page loads it by
+   * (`http://assets.invalid/<name>`, the blob's sha256). Resolved before expansion
+   * (resources.ts), which refuses a literal ID that names no ready image.
+   */
+  images?: ReadonlyMap<string, string>;
   /** The render language: the default locale of formats, and `<html lang>`. */
   lang: string;
   /** Node documents: a binding in any value (text, mixed part, column value, image assetId) answers 400. */
   literalOnly?: boolean;
 };
 
-/** The document, the components emitted and the deepest nesting reached (the root is depth 1). */
-export type Expanded = { html: string; components: number; depth: number };
+/**
+ * The document, the components emitted, the deepest nesting reached (the root is depth 1), and
+ * the asset IDs of the images it draws (only those need to reach the render).
+ */
+export type Expanded = { html: string; components: number; depth: number; images: ReadonlySet<string> };
 
 // spec: Limits > Components, the ones checked at render.
 const MAX_COMPONENTS = 10_000;
@@ -40,13 +50,24 @@ const DEFAULT_CSS =
   ".f-table th,.f-table td{padding:6px;border:1px solid #d1d5db;text-align:left}" +
   ".f-table th{font-weight:600;background:#f3f4f6}" +
   ".f-table thead{display:table-header-group}" +
-  ".f-table tr{break-inside:avoid;page-break-inside:avoid}";
+  ".f-table tr{break-inside:avoid;page-break-inside:avoid}" +
+  ".f-image{display:block}";
 
 const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
 /** Text safe both as element content and inside a double- or single-quoted attribute. */
 function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+
+/**
+ * The class attribute: Folio's own class, then the component's className cut to class-name
+ * characters (letters, digits, _ and -), one space between names; nothing else reaches the page.
+ */
+function classAttribute(ownClass: string | undefined, className: string | undefined): string {
+  const names = className ? className.split(/\s+/).map((c) => c.replace(/[^\p{L}\p{N}_-]/gu, "")).filter(Boolean) : [];
+  if (ownClass) names.unshift(ownClass);
+  return names.length ? ` class="${escapeHtml(names.join(" "))}"` : "";
 }
 
 /** CSS declarations as a style attribute (escaped: values may hold quotes). */
@@ -69,7 +90,7 @@ export function expand(input: ExpandInput, data: unknown): Expanded {
   const html =
     `<!doctype html><html lang="${escapeHtml(input.lang)}"><head><meta charset="utf-8"><style>${css}</style></head>` +
     `<body>${expansion.body()}</body></html>`;
-  return { html, components: expansion.components, depth: expansion.depth };
+  return { html, components: expansion.components, depth: expansion.depth, images: expansion.images };
 }
 
 /**
@@ -92,6 +113,8 @@ class Expansion {
   depth = 0;
   /** Missing and mistyped values: expansion goes on past them, so one answer lists them all. */
   readonly errors = new DataErrors();
+  /** Asset IDs of the images drawn. */
+  readonly images = new Set<string>();
   private readonly out: string[] = [];
   private bytes = 0;
   /** Reusable component ids on the expansion stack, outermost first. */
@@ -129,7 +152,7 @@ class Expansion {
         this.emit("</div>");
         return;
       case "image":
-        return this.image(n.assetId, scope, at);
+        return this.image(n, scope, at);
       case "repeat": {
         const { items, itemsAt } = this.items(n.source, scope, at);
         this.open("div", n, "f-repeat");
@@ -207,9 +230,13 @@ class Expansion {
     this.emit("</tbody></table>");
   }
 
-  /** Images wait for assets (not in Folio yet): any visible image is refused, naming its asset. */
-  private image(assetId: string | Binding, scope: unknown, at: At): void {
-    let id = assetId;
+  /**
+   * An image: a literal asset ID, or a binding that selects one of the IDs the template names
+   * literally (spec: image). Width and height go into the style attribute before the component's
+   * own style, so an explicit size beats the stylesheets and `style` still has the last word.
+   */
+  private image(n: Extract<ComponentNode, { type: "image" }>, scope: unknown, at: At): void {
+    let id = n.assetId;
     if (typeof id !== "string") {
       const path = joinPath(this.baseAt(id, at), id.path);
       id = this.binding(id, scope, at);
@@ -220,7 +247,12 @@ class Expansion {
         throw new AppError("ASSET_INVALID", `The image binding at ${path} ${message}`, { details: [{ path, message }] });
       }
     }
-    throw new AppError("ASSET_INVALID", `Image ${id} cannot be shown: image assets are not available yet`);
+    const name = this.input.images?.get(id);
+    if (name === undefined) throw new AppError("ASSET_INVALID", `Image ${id} is not a ready image asset of this workspace`);
+    this.images.add(id);
+    const size = joinCss(n.width === undefined ? "" : `width:${n.width}px`, n.height === undefined ? "" : `height:${n.height}px`);
+    const css = joinCss(size, n.style ? toCss(n.style) : "");
+    this.emit(`<img${classAttribute("f-image", n.className)} src="${escapeHtml(assetUrl(name))}" alt=""${styleAttribute(css)}>`);
   }
 
   private namedAssets(): Set<string> {
@@ -300,9 +332,7 @@ class Expansion {
   }
 
   private open(tag: string, n: Styled, ownClass?: string) {
-    const classes = ownClass && n.className ? `${ownClass} ${n.className}` : ownClass || n.className;
-    const cls = classes ? ` class="${escapeHtml(classes)}"` : "";
-    this.emit(`<${tag}${cls}${n.style ? styleAttribute(toCss(n.style)) : ""}>`);
+    this.emit(`<${tag}${classAttribute(ownClass, n.className)}${n.style ? styleAttribute(toCss(n.style)) : ""}>`);
   }
 
   private emit(s: string) {
@@ -357,14 +387,17 @@ function describe(v: unknown): string {
 }
 
 /** Calls `visit` for every component of the composition (root and reusable), with its JSON path. */
-function forEachComponent(input: ExpandInput, visit: (n: ComponentNode, at: string) => void) {
-  const stack: { n: ComponentNode; at: string }[] = [{ n: input.root, at: "root" }];
-  for (const [key, r] of Object.entries(input.components ?? {})) stack.push({ n: r.root, at: `components.${key}.root` });
+export function forEachComponent(input: Pick<ExpandInput, "root" | "components">, visit: (n: ComponentNode, at: string) => void) {
+  const stack: { n: ComponentNode; at: string }[] = Object.entries(input.components ?? {})
+    .map(([key, r]) => ({ n: r.root, at: `components.${key}.root` }))
+    .reverse();
+  stack.push({ n: input.root, at: "root" });
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { n, at } = item;
     visit(n, at);
-    if (n.type === "container" || n.type === "repeat") n.children.forEach((c, i) => stack.push({ n: c, at: `${at}.children.${i}` }));
-    if (n.type === "repeat") n.empty?.forEach((c, i) => stack.push({ n: c, at: `${at}.empty.${i}` }));
+    // why: pushed last to first, so components are visited in document order (errors list them so).
+    if (n.type === "repeat") n.empty?.map((c, i) => ({ n: c, at: `${at}.empty.${i}` })).reverse().forEach((x) => stack.push(x));
+    if (n.type === "container" || n.type === "repeat") n.children.map((c, i) => ({ n: c, at: `${at}.children.${i}` })).reverse().forEach((x) => stack.push(x));
   }
 }
 

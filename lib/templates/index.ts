@@ -12,7 +12,9 @@ import type { TemplateRevisionRow, TemplateRow, TemplateVersionRow } from "../db
 import { AppError, conflict, fromZodError, notFound } from "../errors";
 import { decodeCursor, decodeNumberCursor, PageQuery, toNumberPage, toPage, type OrderedPageQuery, type Page } from "../paging";
 import { getFolder, requireFolder } from "../workspace-files";
+import { contentBytes } from "./prepare";
 import * as repo from "./repository";
+import { blobsOf, resolveResources } from "./resources";
 import { ComponentContent } from "./schema";
 
 export const TemplateName = z.string().min(1).max(120);
@@ -284,7 +286,9 @@ export async function listRevisions(ctx: Ctx, id: string, query: OrderedPageQuer
 
 /**
  * Publishes the draft as the next numbered version when expectedRevision is current. The row lock
- * orders concurrent publishes, so version numbers never repeat or skip.
+ * orders concurrent publishes, so version numbers never repeat or skip. The version copies what
+ * the draft uses (spec: Versioning 5): its stylesheets' final CSS and the blobs of its fonts and
+ * images, so later edits and deletions of workspace files and assets change no version.
  */
 export async function publish(ctx: Ctx, id: string, expectedRevision: number): Promise<TemplateVersion> {
   requireScope(ctx, "template:publish");
@@ -293,6 +297,17 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
     if (!t) throw notFound("template", id);
     if (t.draftRevision !== expectedRevision) {
       throw conflict(`The draft is at revision ${t.draftRevision}, not ${expectedRevision}; review it and publish again`);
+    }
+    const content = ComponentContent.parse(t.draft);
+    const resources = await resolveResources(tx, ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(t.draft) });
+    const blobs = blobsOf(resources);
+    const held = await repo.lockBlobs(tx, ctx.workspaceId, blobs);
+    const gone = [...new Map([...resources.files, ...Object.values(resources.images)].map((f) => [f.sha256, f])).values()].filter((f) => !held.has(f.sha256));
+    if (gone.length) {
+      // why: an asset deleted while this publish ran; its file may already be gone.
+      throw new AppError("ASSET_INVALID", `${gone[0]!.label} was deleted while the template was being published`, {
+        details: gone.map((f) => ({ message: `${f.label} was deleted while the template was being published` })),
+      });
     }
     const v = await repo.insertVersion(tx, {
       id: newId("tv"),
@@ -303,7 +318,9 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
       name: t.name,
       kind: t.kind,
       content: t.draft,
+      resources,
     });
+    await repo.insertVersionBlobs(tx, v.id, ctx.workspaceId, blobs);
     await recordAudit(tx, ctx, "template.publish", { type: "template", id }, { versionId: v.id, version: v.version, revision: v.revision });
     return toVersion(v, false);
   });

@@ -352,9 +352,9 @@ describe("errors that expansion finds answer the request (400) and create no ren
     await bad(repeat.versionId, { items: Array.from({ length: 501 }, (_, i) => i) }, "LIMIT_EXCEEDED");
     await bad(mixed.versionId, { big: "x".repeat(500_001) }, "LIMIT_EXCEEDED");
 
-    // Stylesheet paths name workspace files, which do not exist yet: ASSET_INVALID naming each.
-    const styled = await publishTemplate(w.key, { composition: { root: { type: "text", text: "x" }, stylesheets: ["base.css", "print.css"] } });
-    e = expectError(await post({ templateVersionId: styled.versionId }), 400, "ASSET_INVALID");
+    // Stylesheet paths that name no workspace file: publishing refuses with ASSET_INVALID naming each.
+    const styled = await api("/v1/templates", { key: w.key, body: { name: "Styled", content: { composition: { root: { type: "text", text: "x" }, stylesheets: ["base.css", "print.css"] } } } });
+    e = expectError(await api(`/v1/templates/${styled.body.id}/versions`, { key: w.key, body: { expectedRevision: 1 } }), 400, "ASSET_INVALID");
     expect(paths(e)).toEqual(["composition.stylesheets.0", "composition.stylesheets.1"]);
 
     // The same checks on a draft preview.

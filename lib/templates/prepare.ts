@@ -1,8 +1,8 @@
 /**
  * Turns a template (a published version, the current draft) or a node document plus data into
- * the caller-HTML document the render pipeline prints. Expansion runs in the request, so every
- * error it finds (missing values, wrong types, limits) answers the request with 400 instead of
- * becoming a failed render.
+ * the caller-HTML document the render pipeline prints, with the files it loads. Expansion runs in
+ * the request, so every error it finds (missing values, wrong types, limits, unusable files)
+ * answers the request with 400 instead of becoming a failed render.
  */
 import type { AssetRef } from "../assets/refs";
 import { requireScope, type Ctx } from "../auth/context";
@@ -12,9 +12,10 @@ import type { CallerDocument } from "../renders/schemas";
 import { expand } from "./expand";
 import { renderMarginTemplate } from "./margins";
 import * as repo from "./repository";
-import { ComponentContent, type NodeDocument } from "./schema";
+import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
+import { ComponentContent, type NodeDocument, type Translations } from "./schema";
 
-/** What a render of a template or node document stores: the final document and where it came from. */
+/** What a render of a template or node document stores: the final document, the files it loads and where it came from. */
 export type PreparedSource = {
   source: "document" | "templateVersion" | "preview" | "nodeDocument" | "report";
   document: CallerDocument;
@@ -26,30 +27,64 @@ export type PreparedSource = {
 
 type Data = Record<string, unknown>;
 
+export type PrepareOptions = {
+  /** The template's stylesheets and images, resolved (a draft) or stored (a version). */
+  resources?: TemplateResources;
+  /** The template's name: the PDF's title unless settings.title is set (issue 10: document metadata). */
+  title?: string;
+};
+
 /**
- * The stylesheets a composition names are workspace files, which arrive with their own issue;
- * until then no path can name one (spec: ASSET_INVALID, details name each file).
+ * The translation file for `lang`: the file of exactly that locale, else of each shorter form of
+ * it (de-AT -> de; zh-Hant-TW -> zh-Hant -> zh), matched ignoring letter case.
  */
-function refuseStylesheets(paths: string[] | undefined) {
-  if (!paths?.length) return;
-  throw new AppError("ASSET_INVALID", `Stylesheet ${paths[0]} is not a file of the template's folder`, {
-    details: paths.map((p, i) => ({ path: `composition.stylesheets.${i}`, message: `no workspace file ${p}` })),
-  });
+export function translationFor(translations: Translations | undefined, lang: string): Data | undefined {
+  if (!translations) return undefined;
+  const byTag = new Map(Object.entries(translations).map(([tag, file]) => [tag.toLowerCase(), file]));
+  let tag = lang.toLowerCase();
+  for (;;) {
+    const file = byTag.get(tag);
+    if (file) return file;
+    const cut = tag.lastIndexOf("-");
+    if (cut < 0) return undefined;
+    tag = tag.slice(0, cut);
+  }
+}
+
+/**
+ * spec: Values and bindings: the translation file for the render language is added to the data as
+ * `localization`, unless the data already has that key (the caller's value wins).
+ */
+export function localizedData(translations: Translations | undefined, data: Data, lang: string): Data {
+  if (Object.hasOwn(data, "localization")) return data;
+  const file = translationFor(translations, lang);
+  return file ? { ...data, localization: file } : data;
 }
 
 /**
  * Expands component content with data in the render language `lang` (spec: Values and bindings >
- * format locale): the body, the Handlebars header and footer, and the page settings with the
- * page's own locale set to the same language.
+ * format locale): the body with the template's stylesheets and images, the Handlebars header and
+ * footer, and the page settings with the page's own locale set to the same language and the
+ * title defaulting to the template's name. Returns the files the page loads with it.
  */
-export function prepareDocument(content: ComponentContent, data: Data, lang: string): CallerDocument {
+export function prepareTemplate(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): { document: CallerDocument; assets: AssetRef[] } {
   const { composition, settings } = content;
-  refuseStylesheets(composition.stylesheets);
-  const { html } = expand({ root: composition.root, components: composition.components, lang }, data);
+  const resources = options.resources ?? noResources;
+  const input = localizedData(content.translations, data, lang);
+  const { html, images } = expand(
+    { root: composition.root, components: composition.components, css: resources.stylesheets, images: imageNames(resources), lang },
+    input,
+  );
   const doc: CallerDocument = { html, settings: { ...settings, locale: lang } };
-  if (composition.header) doc.header = renderMarginTemplate(composition.header, data, "header");
-  if (composition.footer) doc.footer = renderMarginTemplate(composition.footer, data, "footer");
-  return doc;
+  if (settings?.title === undefined && options.title !== undefined) doc.settings!.title = options.title;
+  if (composition.header) doc.header = renderMarginTemplate(composition.header, input, "header");
+  if (composition.footer) doc.footer = renderMarginTemplate(composition.footer, input, "footer");
+  return { document: doc, assets: renderAssets(resources, images) };
+}
+
+/** prepareTemplate's document alone (the benchmark compares it with the template render). */
+export function prepareDocument(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): CallerDocument {
+  return prepareTemplate(content, data, lang, options).document;
 }
 
 /** A stored draft or version passed validation when it was saved; parsing again gives the typed tree. */
@@ -57,21 +92,34 @@ function storedContent(content: unknown): ComponentContent {
   return ComponentContent.parse(content);
 }
 
+/**
+ * A version's resources as published. A version published before workspace files existed copied
+ * none; if its content names stylesheets, it cannot be rendered as it was meant to look.
+ */
+export function versionResources(v: { version: number; resources: unknown }, content: ComponentContent): TemplateResources {
+  if (v.resources === null && content.composition.stylesheets?.length) {
+    throw new AppError("ASSET_INVALID", `Version ${v.version} was published before stylesheets could be used and holds none of them; publish the template again`, {
+      details: content.composition.stylesheets.map((p, i) => ({ path: `composition.stylesheets.${i}`, message: `${p} was not copied into version ${v.version}` })),
+    });
+  }
+  return storedResources(v.resources);
+}
+
+/** A published version with data: only what the version copied when it was published is used. */
 export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Data, lang?: string): Promise<PreparedSource> {
   const v = await repo.findVersion(db(), ctx.workspaceId, versionId);
   if (!v) throw notFound("template version", versionId);
   const content = storedContent(v.content);
-  return {
-    source: "templateVersion",
-    templateId: v.templateId,
-    templateVersionId: v.id,
-    document: prepareDocument(content, data, lang ?? content.settings?.locale ?? "en-US"),
-  };
+  const { document, assets } = prepareTemplate(content, data, lang ?? content.settings?.locale ?? "en-US", { resources: versionResources(v, content), title: v.name });
+  return { source: "templateVersion", templateId: v.templateId, templateVersionId: v.id, document, assets };
 }
 
-/** The template's current draft (template:read as well as render:create). */
+/** The size of a template's own source, for the limit of source with included files. */
+export const contentBytes = (content: unknown) => Buffer.byteLength(JSON.stringify(content));
+
 /**
- * The template's draft prepared for a preview. With `unsaved` (content an editor has not saved yet,
+ * The template's draft prepared for a preview (template:read as well as render:create), with its
+ * stylesheets and images as they are now. With `unsaved` (content an editor has not saved yet,
  * checked as a save checks it), that content is rendered in the draft's place: the console's live
  * preview shows edits as they are typed without saving a revision per pause.
  */
@@ -80,12 +128,16 @@ export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
   const content = unsaved ?? storedContent(t.draft);
-  return { source: "preview", templateId: t.id, document: prepareDocument(content, data, locale ?? content.settings?.locale ?? "en-US") };
+  const resources = await resolveResources(db(), ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(content) });
+  const { document, assets } = prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name });
+  return { source: "preview", templateId: t.id, document, assets };
 }
 
 /** A node document: the same components with literal values only, and stylesheets as CSS text. */
-export function fromNodeDocument(node: NodeDocument): PreparedSource {
+export async function fromNodeDocument(ctx: Ctx, node: NodeDocument): Promise<PreparedSource> {
   const lang = node.settings?.locale ?? "en-US";
-  const { html } = expand({ root: node.root, components: node.components, css: node.stylesheets, lang, literalOnly: true }, {});
-  return { source: "nodeDocument", document: { html, settings: { ...node.settings, locale: lang } } };
+  const { images } = await resolveResources(db(), ctx.workspaceId, null, { root: node.root, components: node.components }, { prefix: "nodeDocument", contentBytes: 0 });
+  const resources: TemplateResources = { stylesheets: node.stylesheets ?? [], files: [], images };
+  const expanded = expand({ root: node.root, components: node.components, css: resources.stylesheets, images: imageNames(resources), lang, literalOnly: true }, {});
+  return { source: "nodeDocument", document: { html: expanded.html, settings: { ...node.settings, locale: lang } }, assets: renderAssets(resources, expanded.images) };
 }

@@ -15,7 +15,7 @@ import { contentTypes, createRender, extensions, type FileDownload } from "../re
 import { JsonObject as Data, Locale } from "../renders/page-settings";
 import { ImageOptions } from "../renders/schemas";
 import { parseContent } from ".";
-import { prepareDocument, fromDraft, type PreparedSource } from "./prepare";
+import { fromDraft, prepareTemplate, versionResources, type PreparedSource } from "./prepare";
 import * as repo from "./repository";
 import { ComponentContent } from "./schema";
 
@@ -70,12 +70,11 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
   if (!version || version.kind !== "component") throw notFound(`published template named "${input.template.name}"`);
   // spec: Values and bindings: the Reports API renders in the request's locale, en-US when omitted.
   const lang = input.locale ?? "en-US";
-  const prepare = (): PreparedSource => ({
-    source: "report",
-    templateId: version.templateId,
-    templateVersionId: version.id,
-    document: prepareDocument(ComponentContent.parse(version.content), input.data ?? {}, lang),
-  });
+  const prepare = (): PreparedSource => {
+    const content = ComponentContent.parse(version.content);
+    const { document, assets } = prepareTemplate(content, input.data ?? {}, lang, { resources: versionResources(version, content), title: version.name });
+    return { source: "report", templateId: version.templateId, templateVersionId: version.id, document, assets };
+  };
   if (format === "html") return { kind: "html", html: prepare().document.html };
   const idem = idempotencyKey
     ? { endpoint: "POST /v1/reports/render", key: idempotencyKey, requestHash: requestHash("POST", "/v1/reports/render", input) }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, max, sql } from "drizzle-orm";
-import type { Executor } from "../db/client";
+import type { Executor, Tx } from "../db/client";
 import { olderThan } from "../db/paging";
-import { apiKeys, templateRevisions, templates, templateVersions, users, type TemplateRow } from "../db/schema";
+import { apiKeys, assetBlobs, assets, templateRevisions, templates, templateVersionBlobs, templateVersions, users, type TemplateRow } from "../db/schema";
 import type { Cursor } from "../paging";
 
 export async function insertTemplate(ex: Executor, row: typeof templates.$inferInsert): Promise<TemplateRow> {
@@ -168,4 +168,47 @@ export async function editRecords(ex: Executor, workspaceId: string, templateIds
     .leftJoin(users, and(eq(templateRevisions.actorType, "user"), eq(users.id, templateRevisions.actorId)))
     .leftJoin(apiKeys, and(eq(templateRevisions.actorType, "apiKey"), eq(apiKeys.id, templateRevisions.actorId), eq(apiKeys.workspaceId, workspaceId)))
     .where(and(eq(templates.workspaceId, workspaceId), inArray(templates.id, templateIds)));
+}
+
+/**
+ * The workspace's assets among `ids`, with what rendering needs (kind, state, blob). Absent when
+ * unknown or of another workspace.
+ */
+export function findAssets(ex: Executor, workspaceId: string, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return ex
+    .select({ id: assets.id, kind: assets.kind, mediaType: assets.mediaType, size: assets.size, sha256: assets.sha256, state: assets.state })
+    .from(assets)
+    .where(and(eq(assets.workspaceId, workspaceId), inArray(assets.id, ids)));
+}
+
+/**
+ * Locks the blobs a version is about to copy (FOR SHARE, in the publishing transaction), so an
+ * asset deleted meanwhile cannot release them before the version's rows point at them. Returns
+ * the sha256 of those still stored.
+ */
+export async function lockBlobs(tx: Tx, workspaceId: string, shas: string[]): Promise<Set<string>> {
+  if (shas.length === 0) return new Set();
+  const rows = await tx
+    .select({ sha256: assetBlobs.sha256 })
+    .from(assetBlobs)
+    .where(and(eq(assetBlobs.workspaceId, workspaceId), inArray(assetBlobs.sha256, shas)))
+    .for("share");
+  return new Set(rows.map((r) => r.sha256));
+}
+
+/** The blobs a published version copied (spec Versioning 5). */
+export async function insertVersionBlobs(tx: Tx, versionId: string, workspaceId: string, shas: string[]) {
+  if (shas.length) await tx.insert(templateVersionBlobs).values(shas.map((sha256) => ({ versionId, workspaceId, sha256 })));
+}
+
+/** The blobs the versions of these templates copied: what deleting the templates may release. */
+export async function versionBlobsOfTemplates(ex: Executor, workspaceId: string, templateIds: string[]): Promise<string[]> {
+  if (templateIds.length === 0) return [];
+  const rows = await ex
+    .selectDistinct({ sha256: templateVersionBlobs.sha256 })
+    .from(templateVersionBlobs)
+    .innerJoin(templateVersions, eq(templateVersions.id, templateVersionBlobs.versionId))
+    .where(and(eq(templateVersionBlobs.workspaceId, workspaceId), inArray(templateVersions.templateId, templateIds)));
+  return rows.map((r) => r.sha256);
 }

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { named } from "../json-schema";
-import { Locale, PageSettings } from "../renders/page-settings";
+import { JsonObject, Locale, PageSettings } from "../renders/page-settings";
 
 export { definitions } from "../json-schema";
 
@@ -24,6 +24,9 @@ export const LIMITS = {
   columns: 30,
   styleProperties: 200,
   styleValueChars: 2000,
+  classNameChars: 1000,
+  translations: 20,
+  translationLocaleChars: 80,
 } as const;
 
 const REFUSED_SEGMENTS = new Set(["__proto__", "constructor", "prototype"]);
@@ -206,7 +209,7 @@ export type Style = z.infer<typeof Style>;
 
 const common = {
   style: Style.optional(),
-  className: z.string().max(1000).optional(),
+  className: z.string().max(LIMITS.classNameChars).optional(),
   visibleWhen: Condition.optional(),
 };
 
@@ -272,8 +275,8 @@ export const ImageComponent = named(
     height: z.number().finite().gt(0).max(100_000).optional(),
   }),
   "ImageComponent",
-  "An image asset by id, or a binding selecting one of the ids other image components name literally; width and height in pixels. Image assets are not available yet: a visible image answers 400 ASSET_INVALID.",
-  [{ type: "image", assetId: "ast_logo", width: 120 }],
+  "An uploaded image (kind image or svg, ready) by its asset id, or a binding selecting one of the ids that image components of the template name literally (anything else answers 400 ASSET_INVALID); width and height in CSS pixels. Publishing copies the image into the version.",
+  [{ type: "image", assetId: "ast_logo", width: 120 }, { type: "image", assetId: { path: ["logoId"] }, height: 40 }],
 );
 
 export const RepeatComponent = named(
@@ -388,11 +391,36 @@ export const Composition = named(z
 );
 export type Composition = z.infer<typeof Composition>;
 
-/** The content of a component template: composition and page settings. */
-export const ComponentContent = z.strictObject({ composition: Composition, settings: PageSettings.optional() }).meta({
-  description: "The content of a component template: the composition and its page settings.",
-  examples: [{ composition: { root: { type: "text", text: "Hello" } }, settings: { locale: "de-DE" } }],
-});
+/** A translation file's locale: a BCP 47 tag of up to 80 characters (spec: translation files, names up to 80). */
+export const TranslationLocale = z
+  .string()
+  .min(2)
+  .max(LIMITS.translationLocaleChars)
+  .refine((l) => {
+    try {
+      return Intl.getCanonicalLocales(l).length === 1;
+    } catch {
+      return false;
+    }
+  }, "is not a BCP 47 language tag");
+
+export const Translations = named(
+  z
+    .record(TranslationLocale, JsonObject)
+    .refine((t) => Object.keys(t).length <= LIMITS.translations, `at most ${LIMITS.translations} translation files`),
+  "Translations",
+  "Translation files, one JSON object per locale (up to 20; locale names are BCP 47 tags of up to 80 characters). The file for the render language (exactly, else its language: de-AT falls back to de) is added to the data as localization, unless the data already has that key; bindings read it like any data: {\"path\": [\"localization\", \"greeting\"]}.",
+  [{ de: { greeting: "Hallo" }, "de-AT": { greeting: "Servus" }, en: { greeting: "Hello" } }],
+);
+export type Translations = z.infer<typeof Translations>;
+
+/** The content of a component template: composition, page settings and translation files. */
+export const ComponentContent = z
+  .strictObject({ composition: Composition, settings: PageSettings.optional(), translations: Translations.optional() })
+  .meta({
+    description: "The content of a component template: the composition, its page settings and its translation files.",
+    examples: [{ composition: { root: { type: "text", text: "Hello" } }, settings: { locale: "de-DE" } }],
+  });
 export type ComponentContent = z.infer<typeof ComponentContent>;
 
 /** A node document (POST /v1/renders `nodeDocument`): the same components, literal values only. */

@@ -399,6 +399,16 @@ rule("content: composition and settings", ComponentContent, [
   bad("bad settings", { composition: comp(T), settings: { margins: { topMm: -1 } } }, "settings.margins.topMm", ">=0"),
 ]);
 
+rule("translations: up to 20 JSON objects keyed by BCP 47 locales of up to 80 characters", ComponentContent, [
+  ok("a few locales", { composition: comp(T), translations: { de: { hello: "Hallo", nested: { a: [1] } }, "de-AT": {}, "zh-Hant-TW": { x: "y" } } }),
+  ok("twenty", { composition: comp(T), translations: Object.fromEntries(["de", "en", "fr", "it", "es", "pt", "nl", "sv", "da", "fi", "pl", "cs", "sk", "hu", "ro", "bg", "el", "tr", "ja", "ko"].map((l) => [l, {}])) }),
+  ok("an 80-character tag", { composition: comp(T), translations: { [`en-x-${"abcdefgh-".repeat(8)}abcdefg`.slice(0, 80)]: {} } }),
+  bad("twenty-one", { composition: comp(T), translations: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`en-x-t${i}`, {}])) }, "translations", "at most 20 translation files"),
+  bad("not a language tag", { composition: comp(T), translations: { "not a locale": {} } }, /^translations/, "BCP 47"),
+  bad("a file that is not an object", { composition: comp(T), translations: { de: ["Hallo"] } }, "translations.de", "expected record"),
+  bad("a string file", { composition: comp(T), translations: { de: "Hallo" } }, "translations.de", "expected record"),
+]);
+
 // ---- unknown fields anywhere ----------------------------------------------------------------
 
 rule("unknown fields are refused at every level", ComponentContent, [
@@ -539,11 +549,11 @@ describe("componentTemplateJsonSchema", () => {
     settings: { pageSize: { widthMm: 210, heightMm: 297 }, margins: { topMm: 15, bottomMm: 15 }, locale: "de-CH" },
   };
 
-  it("is a draft 2020-12 object schema of {composition, settings?} that survives JSON", () => {
+  it("is a draft 2020-12 object schema of {composition, settings?, translations?} that survives JSON", () => {
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
     expect(schema).toMatchObject({ type: "object", required: ["composition"], additionalProperties: false });
     const props = schema.properties as Record<string, Json>;
-    expect(Object.keys(props).sort()).toEqual(["composition", "settings"]);
+    expect(Object.keys(props).sort()).toEqual(["composition", "settings", "translations"]);
     const composition = deref(schema, props.composition!);
     expect(composition).toMatchObject({ type: "object", required: ["root"], additionalProperties: false });
     expect(Object.keys(composition.properties as Json).sort()).toEqual(["components", "footer", "header", "root", "stylesheets"]);
