@@ -13,7 +13,8 @@ import { expand } from "./expand";
 import { renderMarginTemplate } from "./margins";
 import * as repo from "./repository";
 import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
-import { ComponentContent, type NodeDocument, type Translations } from "./schema";
+import { ComponentContent, type NodeDocument } from "./schema";
+import { localizedData } from "./translations";
 
 /** What a render of a template or node document stores: the final document, the files it loads and where it came from. */
 export type PreparedSource = {
@@ -33,33 +34,6 @@ export type PrepareOptions = {
   /** The template's name: the PDF's title unless settings.title is set (issue 10: document metadata). */
   title?: string;
 };
-
-/**
- * The translation file for `lang`: the file of exactly that locale, else of each shorter form of
- * it (de-AT -> de; zh-Hant-TW -> zh-Hant -> zh), matched ignoring letter case.
- */
-export function translationFor(translations: Translations | undefined, lang: string): Data | undefined {
-  if (!translations) return undefined;
-  const byTag = new Map(Object.entries(translations).map(([tag, file]) => [tag.toLowerCase(), file]));
-  let tag = lang.toLowerCase();
-  for (;;) {
-    const file = byTag.get(tag);
-    if (file) return file;
-    const cut = tag.lastIndexOf("-");
-    if (cut < 0) return undefined;
-    tag = tag.slice(0, cut);
-  }
-}
-
-/**
- * spec: Values and bindings: the translation file for the render language is added to the data as
- * `localization`, unless the data already has that key (the caller's value wins).
- */
-export function localizedData(translations: Translations | undefined, data: Data, lang: string): Data {
-  if (Object.hasOwn(data, "localization")) return data;
-  const file = translationFor(translations, lang);
-  return file ? { ...data, localization: file } : data;
-}
 
 /**
  * Expands component content with data in the render language `lang` (spec: Values and bindings >

@@ -282,7 +282,7 @@ function decodeURIComponentSafe(s: string): string {
  * keeps the statement's conditions: `layer`/`layer(name)`, `supports(...)` and a media query list
  * become `@layer`, `@supports` and `@media` blocks.
  */
-function importStatement(css: string, ref: CssRef): { start: number; end: number; wrap: (inner: string) => string } {
+export function importStatement(css: string, ref: CssRef): { start: number; end: number; wrap: (inner: string) => string } {
   const start = ref.kind === "import" ? ref.start : css.lastIndexOf("@", ref.start);
   const semi = css.indexOf(";", ref.end);
   const end = semi < 0 ? css.length : semi + 1;
