@@ -8,7 +8,8 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
 
-export type PreviewRequest = { content: unknown; data: Record<string, unknown> } | { problem: string };
+/** What to preview: the content and data, in `locale` when given (else the template's own), or why nothing can be. */
+export type PreviewRequest = { content: unknown; data: Record<string, unknown>; locale?: string } | { problem: string };
 type Failure = { message: string; details?: { path?: string; message: string }[] };
 type Shown = { pages: string[]; pageCount: number; ms: number; key: number };
 
@@ -44,7 +45,7 @@ export function PreviewPane({
   const [downloading, setDownloading] = useState(false);
   const urls = useRef<string[]>([]);
   const seq = useRef(0);
-  const body = "problem" in request ? null : JSON.stringify({ data: request.data, content: request.content });
+  const body = "problem" in request ? null : JSON.stringify({ data: request.data, content: request.content, ...(request.locale ? { locale: request.locale } : {}) });
   const problem: Failure | null = "problem" in request ? { message: request.problem } : null;
 
   useEffect(() => {

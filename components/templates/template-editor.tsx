@@ -1,7 +1,8 @@
 // TemplateEditor: the console's editor of one component template. Tabs over the draft
-// (composition.json with root only, page header, page footer, page settings) and the sample data,
-// a live preview, Save checked by revision (a conflict offers Reload or Overwrite), Publish, and
-// the version history. Unsaved changes are never lost silently.
+// (composition.json with root only and an image picker, page header, page footer, page settings,
+// the folder's stylesheets to tick, translation files) and the sample data, a live preview, Save
+// checked by revision (a conflict offers Reload or Overwrite), Publish, and the version history.
+// Unsaved changes are never lost silently.
 "use client";
 import { History, Save, Upload } from "lucide-react";
 import dynamic from "next/dynamic";
@@ -12,10 +13,17 @@ import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
-import { fromTabs, parseData, tabOfPath, toTabs, type Content, type Tabs as TabTexts } from "@/lib/templates/editor-tabs";
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
+import type { ActionResult } from "@/lib/console/action";
+import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
+import { fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
 import type { Problem } from "./code-editor";
 import { editorLabel, formatWhen, type Editor } from "./format";
+import { ImagePicker } from "./image-picker";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
+import { StylesheetList } from "./stylesheet-list";
+import { TranslationFiles } from "./translation-files";
 import { VersionHistory } from "./version-history";
 import { useTabSchemas } from "./use-schemas";
 
@@ -30,17 +38,32 @@ export type EditorTemplate = {
   lastEditedAt?: string;
   lastEditedBy?: Editor;
   publishedVersion?: number;
+  /** The template's folder from the root ("" for the root) and the stylesheets there and below. */
+  folderPath: string;
+  stylesheetChoices: StylesheetChoice[];
 };
 
-type TabId = keyof TabTexts | "data";
-const tabLabels: Record<TabId, string> = { composition: "composition.json", header: "Page header", footer: "Page footer", settings: "Page settings", data: "Sample data" };
+type TabId = ContentTab | "data";
+const tabLabels: Record<TabId, string> = {
+  composition: "composition.json",
+  header: "Page header",
+  footer: "Page footer",
+  settings: "Page settings",
+  stylesheets: "Stylesheets",
+  translations: "Translations",
+  data: "Sample data",
+};
 const tabHints: Record<TabId, string> = {
-  composition: "The root component of the layout. Reusable components are kept as they are; change them through the API.",
+  composition: "The root component of the layout. Reusable components are kept as they are; change them through the API. Images picks an uploaded image for an image component.",
   header: "Handlebars HTML drawn in the top margin of every page; {{pageNumber}} and {{totalPages}} work here.",
   footer: "Handlebars HTML drawn in the bottom margin of every page; {{pageNumber}} and {{totalPages}} work here.",
   settings: "Page size, margins, locale and document properties.",
+  stylesheets: "Tick the stylesheets the template uses; their classes work in className.",
+  translations: "One JSON file per language; the file of the render's language is the data's localization.",
   data: "The data the preview renders with. It is kept in this browser only, not with the template.",
 };
+const codeTabs: readonly CodeTab[] = ["composition", "header", "footer", "settings"];
+const isCodeTab = (t: TabId): t is CodeTab => (codeTabs as readonly string[]).includes(t);
 type Conflict = { message: string; current?: { draftRevision?: number; savedAt?: string; savedBy?: Editor } };
 type ApiError = { code: string; message: string; details?: { path?: string; message: string }[]; current?: Conflict["current"] };
 
@@ -56,7 +79,19 @@ async function apiError(res: Response): Promise<ApiError> {
 
 const sampleKey = (id: string) => `folio:sample-data:${id}`;
 
-export function TemplateEditor({ template, canWrite, canPublish, role }: { template: EditorTemplate; canWrite: boolean; canPublish: boolean; role: string }) {
+export function TemplateEditor({
+  template,
+  canWrite,
+  canPublish,
+  role,
+  loadImages,
+}: {
+  template: EditorTemplate;
+  canWrite: boolean;
+  canPublish: boolean;
+  role: string;
+  loadImages: (input: Record<string, never>) => Promise<ActionResult<ImageChoice[]>>;
+}) {
   const toast = useToast();
   const [stored, setStored] = useState<Content>(template.draft);
   const [revision, setRevision] = useState(template.draftRevision);
@@ -77,9 +112,11 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
   const [resolving, setResolving] = useState<"reload" | "overwrite" | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
+  // The language the preview renders in: "" is the template's own (page settings).
+  const [previewLocale, setPreviewLocale] = useState("");
   const schemas = useTabSchemas();
 
-  const dirty = (Object.keys(tabs) as (keyof TabTexts)[]).some((k) => tabs[k] !== saved[k]);
+  const dirty = !sameTabs(tabs, saved);
   const readOnly = !canWrite;
 
   const changeData = (text: string) => {
@@ -89,7 +126,13 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
 
   const built = useMemo(() => fromTabs(tabs, stored), [tabs, stored]);
   const data = useMemo(() => parseData(dataText), [dataText]);
-  const previewRequest: PreviewRequest = !built.ok ? { problem: built.message } : !data.ok ? { problem: data.message } : { content: built.content, data: data.data };
+  const locales = tabs.translations.map((t) => t.locale);
+  const shownLocale = locales.includes(previewLocale) ? previewLocale : "";
+  const previewRequest: PreviewRequest = !built.ok
+    ? { problem: built.message }
+    : !data.ok
+      ? { problem: data.message }
+      : { content: built.content, data: data.data, ...(shownLocale ? { locale: shownLocale } : {}) };
 
   const apply = (content: Content, draftRevision: number) => {
     const t = toTabs(content);
@@ -234,17 +277,21 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
     };
   }, []);
 
-  const setTab = (k: keyof TabTexts) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
+  const setTab = (k: CodeTab) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
+  const setStylesheets = (stylesheets: string[]) => setTabs((t) => ({ ...t, stylesheets }));
+  const setTranslations = (translations: TranslationText[]) => setTabs((t) => ({ ...t, translations }));
   const onProblems = (k: TabId) => (p: Problem[]) =>
     setProblems((all) => (JSON.stringify(all[k] ?? []) === JSON.stringify(p) ? all : { ...all, [k]: p }));
 
-  const tabIds: TabId[] = ["composition", "header", "footer", "settings", "data"];
+  const tabIds: TabId[] = ["composition", "header", "footer", "settings", "stylesheets", "translations", "data"];
   const problemList = [
     ...(problems[active] ?? []).map((p) => ({ where: `Line ${p.line}`, message: p.message })),
+    ...(!built.ok && built.tab === active && built.tab === "translations" ? [{ where: built.locale ?? "", message: built.message }] : []),
     ...[...serverProblems, ...previewProblems]
       .filter((p, i, all) => tabOfPath(p.path) === active && all.findIndex((q) => q.path === p.path && q.message === p.message) === i)
-      .map((p) => ({ where: (p.path ?? "").replace(/^content\.(composition\.)?/, ""), message: p.message })),
+      .map((p) => ({ where: shortPath(p.path), message: p.message })),
   ];
+  const previewLocales = [{ value: "template", label: `The template's (${(built.ok ? built.content.settings?.locale : undefined) ?? "page settings"})` }, ...locales.map((l) => ({ value: l, label: l }))];
 
   return (
     <div className="flex flex-col gap-4">
@@ -300,17 +347,44 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
           </TabsList>
           {tabIds.map((k) => (
             <TabsContent key={k} value={k} className="flex flex-col gap-2">
-              <p className="text-xs text-gray-600">{tabHints[k]}</p>
-              <div className="h-[28rem] overflow-hidden rounded-md border border-gray-300 lg:h-[calc(100vh-22rem)] lg:min-h-[24rem]">
-                <CodeEditor
-                  label={tabLabels[k]}
-                  language={k === "header" || k === "footer" ? "text" : "json"}
-                  value={k === "data" ? dataText : tabs[k]}
-                  onChange={k === "data" ? changeData : setTab(k)}
-                  schema={k === "composition" ? schemas?.composition : k === "settings" ? schemas?.settings : undefined}
-                  readOnly={k === "data" ? false : readOnly}
-                  onProblems={onProblems(k)}
-                />
+              <div className="flex items-start justify-between gap-3">
+                <p className="text-xs text-gray-600">{tabHints[k]}</p>
+                {k === "composition" && !readOnly && (
+                  <ImagePicker
+                    composition={tabs.composition}
+                    loadImages={loadImages}
+                    onPick={(text, said) => {
+                      setTab("composition")(text);
+                      toast.success(said);
+                    }}
+                  />
+                )}
+              </div>
+              <div className="flex h-[28rem] flex-col lg:h-[calc(100vh-22rem)] lg:min-h-[24rem]">
+                {k === "stylesheets" ? (
+                  <StylesheetList choices={template.stylesheetChoices} folderPath={template.folderPath} value={tabs.stylesheets} onChange={setStylesheets} readOnly={readOnly} />
+                ) : k === "translations" ? (
+                  <TranslationFiles
+                    value={tabs.translations}
+                    onChange={setTranslations}
+                    readOnly={readOnly}
+                    editor={(file, onText) => (
+                      <CodeEditor key={file.locale} label={`Translation ${file.locale}`} language="json" value={file.text} onChange={onText} readOnly={readOnly} onProblems={onProblems("translations")} />
+                    )}
+                  />
+                ) : (
+                  <div className="h-full overflow-hidden rounded-md border border-gray-300">
+                    <CodeEditor
+                      label={tabLabels[k]}
+                      language={k === "header" || k === "footer" ? "text" : "json"}
+                      value={k === "data" ? dataText : isCodeTab(k) ? tabs[k] : ""}
+                      onChange={k === "data" ? changeData : isCodeTab(k) ? setTab(k) : () => {}}
+                      schema={k === "composition" ? schemas?.composition : k === "settings" ? schemas?.settings : undefined}
+                      readOnly={k === "data" ? false : readOnly}
+                      onProblems={onProblems(k)}
+                    />
+                  </div>
+                )}
               </div>
             </TabsContent>
           ))}
@@ -326,8 +400,15 @@ export function TemplateEditor({ template, canWrite, canPublish, role }: { templ
             )}
           </div>
         </Tabs>
-        <div className="h-[36rem] lg:h-[calc(100vh-16rem)] lg:min-h-[30rem]">
-          <PreviewPane templateId={template.id} request={previewRequest} onProblems={setPreviewProblems} />
+        <div className="flex h-[36rem] flex-col gap-2 lg:h-[calc(100vh-16rem)] lg:min-h-[30rem]">
+          {locales.length > 0 && (
+            <Field label="Preview language" className="flex items-center gap-2 space-y-0">
+              {(p) => <Select {...p} className="w-auto min-w-48" options={previewLocales} value={shownLocale || "template"} onValueChange={(v) => setPreviewLocale(v === "template" ? "" : v)} />}
+            </Field>
+          )}
+          <div className="min-h-0 flex-1">
+            <PreviewPane templateId={template.id} request={previewRequest} onProblems={setPreviewProblems} />
+          </div>
         </div>
       </div>
 

@@ -1,36 +1,61 @@
 // The console editor's tabs over a component template's content, and back. Pure: the browser imports it.
-// spec: Component template: the console shows composition.json holding only root, and the page
-// header and footer; components (and anything else of the composition) are kept as they are.
+// spec: Component template: the console shows composition.json holding only root, the page
+// header and footer, and a list of the folder's stylesheets to tick; components (and anything
+// else of the composition) are kept as they are. Translation files are one JSON text per locale.
 
-export type Content = { composition: Record<string, unknown> & { root?: unknown; header?: string; footer?: string }; settings?: Record<string, unknown> };
+export type Content = {
+  composition: Record<string, unknown> & { root?: unknown; header?: string; footer?: string; stylesheets?: string[] };
+  settings?: Record<string, unknown>;
+  translations?: Record<string, unknown>;
+};
 
-/** What each tab edits, as text. */
-export type Tabs = { composition: string; header: string; footer: string; settings: string };
+/** One translation file as the editor holds it: its locale and its JSON text. */
+export type TranslationText = { locale: string; text: string };
+
+/** What each tab edits: the code tabs as text, the ticked stylesheets in order, the translation files. */
+export type Tabs = { composition: string; header: string; footer: string; settings: string; stylesheets: string[]; translations: TranslationText[] };
+/** The tabs shown in a code editor. */
+export type CodeTab = "composition" | "header" | "footer" | "settings";
+/** Where a problem can be shown. */
+export type TabId = CodeTab | "stylesheets" | "translations";
 
 export const json = (v: unknown) => JSON.stringify(v, null, 2);
 
 export function toTabs(content: Content): Tabs {
   const c = content.composition ?? {};
-  return { composition: json({ root: c.root }), header: c.header ?? "", footer: c.footer ?? "", settings: json(content.settings ?? {}) };
+  return {
+    composition: json({ root: c.root }),
+    header: c.header ?? "",
+    footer: c.footer ?? "",
+    settings: json(content.settings ?? {}),
+    stylesheets: [...(c.stylesheets ?? [])],
+    translations: Object.entries(content.translations ?? {}).map(([locale, file]) => ({ locale, text: json(file) })),
+  };
 }
 
-export type Built = { ok: true; content: Content } | { ok: false; tab: keyof Tabs; message: string };
+/** Whether two tab sets hold the same edits. */
+export const sameTabs = (a: Tabs, b: Tabs) => JSON.stringify(a) === JSON.stringify(b);
+
+export type Built = { ok: true; content: Content } | { ok: false; tab: TabId; message: string; locale?: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
- * The content to save or preview: the edited root, header, footer and settings merged into `stored`
- * (the draft as last read), so its reusable components and stylesheets stay as they are. An empty
- * header or footer is left out; so are empty settings the stored draft did not have.
+ * The content to save or preview: the edited root, header, footer, stylesheets, settings and
+ * translation files merged into `stored` (the draft as last read), so its reusable components stay
+ * as they are. An empty header, footer, stylesheet list or set of translations is left out; so are
+ * empty settings the stored draft did not have.
  */
 export function fromTabs(tabs: Tabs, stored: Content): Built {
   let root: unknown;
   try {
     const parsed: unknown = JSON.parse(tabs.composition);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed) || !("root" in parsed)) {
+    if (!isObject(parsed) || !("root" in parsed)) {
       return { ok: false, tab: "composition", message: "composition.json must be an object with root" };
     }
     const extra = Object.keys(parsed).filter((k) => k !== "root");
     if (extra.length) return { ok: false, tab: "composition", message: `composition.json holds only root; ${extra.join(", ")} is not shown here` };
-    root = (parsed as { root: unknown }).root;
+    root = parsed.root;
   } catch (e) {
     return { ok: false, tab: "composition", message: `composition.json is not valid JSON: ${(e as Error).message}` };
   }
@@ -40,13 +65,25 @@ export function fromTabs(tabs: Tabs, stored: Content): Built {
   } catch (e) {
     return { ok: false, tab: "settings", message: `Page settings are not valid JSON: ${(e as Error).message}` };
   }
-  const { header: _h, footer: _f, ...kept } = stored.composition ?? {};
+  const translations: Record<string, unknown> = {};
+  for (const t of tabs.translations) {
+    try {
+      const file: unknown = JSON.parse(t.text);
+      if (!isObject(file)) return { ok: false, tab: "translations", locale: t.locale, message: `Translation ${t.locale} must be a JSON object` };
+      translations[t.locale] = file;
+    } catch (e) {
+      return { ok: false, tab: "translations", locale: t.locale, message: `Translation ${t.locale} is not valid JSON: ${(e as Error).message}` };
+    }
+  }
+  const { header: _h, footer: _f, stylesheets: _s, ...kept } = stored.composition ?? {};
   const composition: Content["composition"] = { ...kept, root };
+  if (tabs.stylesheets.length) composition.stylesheets = [...tabs.stylesheets];
   if (tabs.header !== "") composition.header = tabs.header;
   if (tabs.footer !== "") composition.footer = tabs.footer;
   const content: Content = { composition };
-  const emptySettings = typeof settings === "object" && settings !== null && !Array.isArray(settings) && Object.keys(settings).length === 0;
+  const emptySettings = isObject(settings) && Object.keys(settings).length === 0;
   if (!(emptySettings && stored.settings === undefined)) content.settings = settings as Record<string, unknown>;
+  if (tabs.translations.length) content.translations = translations;
   return { ok: true, content };
 }
 
@@ -54,21 +91,44 @@ export function fromTabs(tabs: Tabs, stored: Content): Built {
 export function parseData(text: string): { ok: true; data: Record<string, unknown> } | { ok: false; message: string } {
   try {
     const v: unknown = JSON.parse(text);
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return { ok: false, message: "Sample data must be a JSON object" };
-    return { ok: true, data: v as Record<string, unknown> };
+    if (!isObject(v)) return { ok: false, message: "Sample data must be a JSON object" };
+    return { ok: true, data: v };
   } catch (e) {
     return { ok: false, message: `Sample data is not valid JSON: ${(e as Error).message}` };
   }
 }
 
-/** Which tab a server error's details[].path ("content.composition.root.children.0") belongs to. */
-export function tabOfPath(path: string | undefined): keyof Tabs | "data" | undefined {
+/**
+ * Which tab a server error's details[].path belongs to: a save's paths start with `content.`
+ * ("content.composition.root.children.0"), a preview's file problems with `composition.`
+ * ("composition.stylesheets.1", "composition.root.assetId").
+ */
+export function tabOfPath(path: string | undefined): TabId | "data" | undefined {
   if (!path) return undefined;
-  if (path.startsWith("content.composition.header")) return "header";
-  if (path.startsWith("content.composition.footer")) return "footer";
-  if (path.startsWith("content.composition")) return "composition";
-  if (path.startsWith("content.settings")) return "settings";
+  const p = path.replace(/^content\./, "");
+  if (p.startsWith("composition.header")) return "header";
+  if (p.startsWith("composition.footer")) return "footer";
+  if (p.startsWith("composition.stylesheets")) return "stylesheets";
+  if (p.startsWith("composition.") || p === "composition") return "composition";
+  if (p.startsWith("settings")) return "settings";
+  if (p.startsWith("translations")) return "translations";
   if (path.startsWith("data")) return "data";
   // A binding's path names data ("customer.name"): the sample data lacks it.
   return "data";
+}
+
+/** A path as the problem list shows it, under its tab: `root.children.0.type`, `stylesheets.1`. */
+export const shortPath = (path: string | undefined) => (path ?? "").replace(/^content\./, "").replace(/^composition\./, "");
+
+/** Whether `locale` can name a translation file: a BCP 47 tag of 2 to 80 characters (as the save checks). */
+export function translationLocaleProblem(locale: string, taken: readonly string[]): string | undefined {
+  if (locale.length < 2 || locale.length > 80) return "A locale has 2 to 80 characters, such as de or de-CH";
+  try {
+    if (Intl.getCanonicalLocales(locale).length !== 1) return `${locale} is not a language tag such as de or de-CH`;
+  } catch {
+    return `${locale} is not a language tag such as de or de-CH`;
+  }
+  if (taken.some((t) => t.toLowerCase() === locale.toLowerCase())) return `There is a translation for ${locale} already`;
+  if (taken.length >= 20) return "A template has at most 20 translation files";
+  return undefined;
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, max, sql } from "drizzle-orm";
 import type { Executor, Tx } from "../db/client";
 import { olderThan } from "../db/paging";
-import { apiKeys, assetBlobs, assets, templateRevisions, templates, templateVersionBlobs, templateVersions, users, type TemplateRow } from "../db/schema";
+import { apiKeys, assetBlobs, assets, templateRevisions, templates, templateVersionBlobs, templateVersions, users, workspaceFiles, type TemplateRow } from "../db/schema";
 import type { Cursor } from "../paging";
 
 export async function insertTemplate(ex: Executor, row: typeof templates.$inferInsert): Promise<TemplateRow> {
@@ -211,4 +211,24 @@ export async function versionBlobsOfTemplates(ex: Executor, workspaceId: string,
     .innerJoin(templateVersions, eq(templateVersions.id, templateVersionBlobs.versionId))
     .where(and(eq(templateVersionBlobs.workspaceId, workspaceId), inArray(templateVersions.templateId, templateIds)));
   return rows.map((r) => r.sha256);
+}
+
+/** The workspace's text/css workspace files (at most `limit`), for the editor's list of stylesheets. */
+export function stylesheetFiles(ex: Executor, workspaceId: string, limit: number) {
+  return ex
+    .select({ id: workspaceFiles.id, folderId: workspaceFiles.folderId, name: workspaceFiles.name })
+    .from(workspaceFiles)
+    .where(and(eq(workspaceFiles.workspaceId, workspaceId), eq(workspaceFiles.mediaType, "text/css")))
+    .orderBy(asc(workspaceFiles.name))
+    .limit(limit);
+}
+
+/** The workspace's ready images (kinds image and svg), newest first, for the editor's image picker. */
+export function readyImages(ex: Executor, workspaceId: string, limit: number) {
+  return ex
+    .select({ id: assets.id, kind: assets.kind, filename: assets.filename, mediaType: assets.mediaType, size: assets.size, sha256: assets.sha256, createdAt: assets.createdAt })
+    .from(assets)
+    .where(and(eq(assets.workspaceId, workspaceId), eq(assets.state, "ready"), inArray(assets.kind, ["image", "svg"])))
+    .orderBy(desc(assets.createdAt), desc(assets.id))
+    .limit(limit);
 }

@@ -4,7 +4,9 @@ import { TemplateEditor } from "@/components/templates/template-editor";
 import { can, requireConsole, roleLabels } from "@/lib/console";
 import { isAppError } from "@/lib/errors";
 import * as templates from "@/lib/templates";
+import { stylesheetChoices } from "@/lib/templates/editor-files";
 import type { Content } from "@/lib/templates/editor-tabs";
+import { imageChoicesAction } from "./actions";
 
 export const metadata = { title: "Template editor" };
 
@@ -16,8 +18,9 @@ export default async function TemplateEditorPage({ params }: { params: Promise<{
   const s = await requireConsole();
   const { id } = await params;
   let t: templates.Template;
+  let files: Awaited<ReturnType<typeof stylesheetChoices>>;
   try {
-    t = await templates.getTemplate(s.ctx, id);
+    [t, files] = await Promise.all([templates.getTemplate(s.ctx, id), stylesheetChoices(s.ctx, id)]);
   } catch (e) {
     if (isAppError(e) && e.code === "NOT_FOUND") notFound();
     throw e;
@@ -38,7 +41,10 @@ export default async function TemplateEditorPage({ params }: { params: Promise<{
           lastEditedAt: t.lastEditedAt,
           lastEditedBy: t.lastEditedBy,
           publishedVersion: t.publishedVersion,
+          folderPath: files.folderPath,
+          stylesheetChoices: files.stylesheets,
         }}
+        loadImages={imageChoicesAction}
         canWrite={can(s, "template:write")}
         canPublish={can(s, "template:publish")}
         role={roleLabels[s.role]}
