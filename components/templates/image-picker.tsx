@@ -112,8 +112,8 @@ export function ImagePicker({
                   type="button"
                   onClick={() => pick(image)}
                   className="flex w-full flex-col gap-1 rounded-md border border-gray-200 bg-white p-2 text-left hover:border-accent focus-visible:outline-2 focus-visible:outline-ring"
-                  aria-label={`Use ${image.filename}`}
                 >
+                  <span className="sr-only">Use </span>
                   <span className="flex aspect-[4/3] items-center justify-center overflow-hidden rounded bg-gray-50">
                     {/* eslint-disable-next-line @next/next/no-img-element -- a signed link to the workspace's own file */}
                     <img src={image.previewUrl} alt="" className="max-h-full max-w-full object-contain" />

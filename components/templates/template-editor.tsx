@@ -335,7 +335,7 @@ export function TemplateEditor({
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Tabs value={active} onValueChange={(v) => setActive(v as TabId)} className="flex min-w-0 flex-col">
-          <TabsList aria-label="Template files">
+          <TabsList aria-label="Template files" className="flex-wrap">
             {tabIds.map((k) => (
               <TabsTrigger key={k} value={k}>
                 {tabLabels[k]}
@@ -402,8 +402,12 @@ export function TemplateEditor({
         </Tabs>
         <div className="flex h-[36rem] flex-col gap-2 lg:h-[calc(100vh-16rem)] lg:min-h-[30rem]">
           {locales.length > 0 && (
-            <Field label="Preview language" className="flex items-center gap-2 space-y-0">
-              {(p) => <Select {...p} className="w-auto min-w-48" options={previewLocales} value={shownLocale || "template"} onValueChange={(v) => setPreviewLocale(v === "template" ? "" : v)} />}
+            <Field label="Preview language" className="flex items-center justify-end gap-3 space-y-0">
+              {(p) => (
+                <div className="w-56">
+                  <Select {...p} options={previewLocales} value={shownLocale || "template"} onValueChange={(v) => setPreviewLocale(v === "template" ? "" : v)} />
+                </div>
+              )}
             </Field>
           )}
           <div className="min-h-0 flex-1">
