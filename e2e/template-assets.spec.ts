@@ -4,7 +4,8 @@ import { createKeyAsSystem } from "../lib/keys";
 import * as templates from "../lib/templates";
 import { pdfImages, pdfText } from "../lib/testing/pdf";
 import { seedAsset, seedStylesheet, solidPng } from "../lib/testing/template-files";
-import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fixtures";
+import { scopes } from "../lib/auth/scopes";
+import { baseURL, checkA11y, createPerson, expect, screenshots, signIn, test } from "./fixtures";
 
 /**
  * A template's stylesheets, images and translation files in the console editor: a member ticks a
@@ -38,9 +39,12 @@ async function replaceEditorText(page: Page, name: string, text: string) {
 test("a member ticks a stylesheet, picks an image and adds a translation, sees each in the preview, and publishes them", async ({ page }) => {
   const member = await createPerson({ role: "member" });
   const ws = member.workspaceId;
-  await seedStylesheet(ws, null, "brand.css", ".headline{font-size:40px;color:#b91c1c} .headline::after{content:' (branded)'}");
-  await seedStylesheet(ws, null, "print-extras.css", ".unused{color:green}");
-  await seedAsset(ws, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: await solidPng(120, 48, [37, 99, 235]) });
+  const ctx = systemCtx(ws, "e2e");
+  // Set up through the API, with a key of the workspace.
+  const owner = { id: ws, key: (await createKeyAsSystem(ctx, "e2e set-up", scopes, null)).secret, baseUrl: baseURL() };
+  await seedStylesheet(owner, null, "brand.css", ".headline{font-size:40px;color:#b91c1c} .headline::after{content:' (branded)'}");
+  await seedStylesheet(owner, null, "print-extras.css", ".unused{color:green}");
+  await seedAsset(owner, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: await solidPng(120, 48, [37, 99, 235]) });
   const t = await templates.createTemplate(systemCtx(ws, "e2e"), {
     name: "Branded letter",
     content: {
@@ -97,12 +101,10 @@ test("a member ticks a stylesheet, picks an image and adds a translation, sees e
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Published version 1").first()).toBeVisible();
 
-  const ctx = systemCtx(ws, "e2e");
   const [version] = (await templates.listVersions(ctx, t.id, { limit: 1, order: "desc" })).items;
   const draft = await templates.getDraft(ctx, t.id);
   expect(draft.content).toMatchObject({ composition: { stylesheets: ["brand.css"] }, translations: { de: { greeting: "Guten Tag" }, fr: { greeting: "Bonjour" } } });
-  const key = await createKeyAsSystem(ctx, "e2e renders", ["render:create", "render:read"], null);
-  const res = await page.request.post("/v1/renders", { data: { templateVersionId: version!.id, data: {}, waitMs: 30_000 }, headers: { "x-api-key": key.secret } });
+  const res = await page.request.post("/v1/renders", { data: { templateVersionId: version!.id, data: {}, waitMs: 30_000 }, headers: { "x-api-key": owner.key } });
   expect(res.status(), await res.text()).toBe(200);
   const file = await page.request.get(((await res.json()) as { result: { downloadUrl: string } }).result.downloadUrl);
   const pdf = new Uint8Array(await file.body());

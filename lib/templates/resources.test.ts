@@ -1,13 +1,10 @@
 import { describe, expect, inject, it } from "vitest";
-import { eq } from "drizzle-orm";
 import { systemCtx } from "@/lib/auth/context";
-import { db } from "@/lib/db/client";
-import { templates, workspaceFiles } from "@/lib/db/schema";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfFonts, pdfImages, pdfInfo, pdfText } from "@/lib/testing/pdf";
 import { download, waitForState } from "@/lib/testing/renders";
-import { fontsourceFile, pdfPixel, seedAsset, seedAssetFile, seedFolder, seedStylesheet, sha256, solidPng } from "@/lib/testing/template-files";
+import { editStylesheet, fontsourceFile, pdfPixel, seedAsset, seedAssetFile, seedFolder, seedStylesheet, sha256, solidPng } from "@/lib/testing/template-files";
 import { fromDraft } from "./prepare";
 
 // Templates with what they use besides their content, rendered for real on the shared server and
@@ -26,11 +23,9 @@ const image = (assetId: unknown, extra: Json = {}) => ({ type: "image", assetId,
 const container = (...children: unknown[]) => ({ type: "container", children });
 
 async function createTemplate(w: TestWorkspace, content: Json, name = "Template", folderId?: string): Promise<string> {
-  const res = await api("/v1/templates", { key: w.key, body: { name, content } });
+  const res = await api("/v1/templates", { key: w.key, body: { name, content, ...(folderId ? { folderId } : {}) } });
   expect(res.status, res.text).toBe(201);
-  const id = res.body.id as string;
-  if (folderId) await db().update(templates).set({ folderId }).where(eq(templates.id, id));
-  return id;
+  return res.body.id as string;
 }
 
 async function publish(w: TestWorkspace, templateId: string, expectedRevision = 1): Promise<string> {
@@ -80,8 +75,8 @@ describe("image components", () => {
   it("draws a literal image asset from the asset origin by its blob's sha256, at its size, and lists only drawn images for the render", async () => {
     const w = await createTestWorkspace();
     const png = await solidPng(40, 20, [200, 30, 30]);
-    const logo = await seedAsset(w.id, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: png });
-    const spare = await seedAsset(w.id, { kind: "image", filename: "spare.png", mediaType: "image/png", bytes: await solidPng(4, 4, [0, 0, 0]) });
+    const logo = await seedAsset(w, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: png });
+    const spare = await seedAsset(w, { kind: "image", filename: "spare.png", mediaType: "image/png", bytes: await solidPng(4, 4, [0, 0, 0]) });
     const id = await createTemplate(w, {
       composition: { root: container(image(logo, { width: 120, height: 60 }), image(spare, { visibleWhen: { path: ["never"], operator: "exists" } }), text("After the logo")) },
     });
@@ -100,8 +95,8 @@ describe("image components", () => {
   it("refuses a literal ID that is unknown, of another workspace, not an image or not uploaded, naming each component", async () => {
     const w = await createTestWorkspace();
     const other = await createTestWorkspace();
-    const foreign = await seedAsset(other.id, { kind: "image", filename: "x.png", mediaType: "image/png", bytes: await solidPng(2, 2, [1, 2, 3]) });
-    const font = await seedAsset(w.id, { kind: "font", filename: "Inter.woff2", mediaType: "font/woff2", bytes: fontsourceFile("inter", "inter-latin-400-normal.woff2") });
+    const foreign = await seedAsset(other, { kind: "image", filename: "x.png", mediaType: "image/png", bytes: await solidPng(2, 2, [1, 2, 3]) });
+    const font = await seedAsset(w, { kind: "font", filename: "Inter.woff2", mediaType: "font/woff2", bytes: fontsourceFile("inter", "inter-latin-400-normal.woff2") });
     const id = await createTemplate(w, { composition: { root: container(image("ast_nope"), text("x"), image(foreign), image(font)) } });
     const e = errorOf(await preview(w, id), 400, "ASSET_INVALID");
     expect(paths(e)).toEqual(["composition.root.children.0.assetId", "composition.root.children.2.assetId", "composition.root.children.3.assetId"]);
@@ -118,9 +113,9 @@ describe("image components", () => {
     const w = await createTestWorkspace();
     const red = await solidPng(30, 10, [255, 0, 0]);
     const blue = await solidPng(10, 30, [0, 0, 255]);
-    const a = await seedAsset(w.id, { kind: "image", filename: "red.png", mediaType: "image/png", bytes: red });
-    const b = await seedAsset(w.id, { kind: "image", filename: "blue.png", mediaType: "image/png", bytes: blue });
-    const unnamed = await seedAsset(w.id, { kind: "image", filename: "unnamed.png", mediaType: "image/png", bytes: await solidPng(3, 3, [9, 9, 9]) });
+    const a = await seedAsset(w, { kind: "image", filename: "red.png", mediaType: "image/png", bytes: red });
+    const b = await seedAsset(w, { kind: "image", filename: "blue.png", mediaType: "image/png", bytes: blue });
+    const unnamed = await seedAsset(w, { kind: "image", filename: "unnamed.png", mediaType: "image/png", bytes: await solidPng(3, 3, [9, 9, 9]) });
     const hidden = { visibleWhen: { path: ["never"], operator: "exists" } };
     const id = await createTemplate(w, { composition: { root: container(image(a, hidden), image(b, hidden), image({ path: ["logo"] }, { height: 12 })) } });
     const versionId = await publish(w, id);
@@ -142,7 +137,7 @@ describe("image components", () => {
   it("node documents draw literal image assets too", async () => {
     const w = await createTestWorkspace();
     const png = await solidPng(16, 8, [0, 128, 0]);
-    const id = await seedAsset(w.id, { kind: "image", filename: "g.png", mediaType: "image/png", bytes: png });
+    const id = await seedAsset(w, { kind: "image", filename: "g.png", mediaType: "image/png", bytes: png });
     const res = await api("/v1/renders", { key: w.key, body: { nodeDocument: { root: container(image(id, { width: 64 }), text("node image")) }, waitMs: 20_000 } });
     expect(res.status, res.text).toBe(200);
     const file = await download(res.body.result.downloadUrl);
@@ -157,11 +152,11 @@ describe("image components", () => {
 describe("stylesheets", () => {
   it("apply in the order named, after Folio's defaults and before each component's style; className picks their classes", async () => {
     const w = await createTestWorkspace();
-    const brand = await seedFolder(w.id, "brand");
-    const letters = await seedFolder(w.id, "letters", brand);
-    await seedStylesheet(w.id, brand, "first.css", ".who::after{content:' FIRST'} .box{background:#ff0000} .f-text{color:#000}");
-    await seedStylesheet(w.id, letters, "second.css", ".who::after{content:' SECOND'} .box{background:#0000ff;position:absolute;left:100px;top:300px;width:60px;height:60px}");
-    await seedStylesheet(w.id, null, "shared.css", ".hidden{display:none} .tag::before{content:'TAGGED-'}");
+    const brand = await seedFolder(w, "brand");
+    const letters = await seedFolder(w, "letters", brand);
+    await seedStylesheet(w, brand, "first.css", ".who::after{content:' FIRST'} .box{background:#ff0000} .f-text{color:#000}");
+    await seedStylesheet(w, letters, "second.css", ".who::after{content:' SECOND'} .box{background:#0000ff;position:absolute;left:100px;top:300px;width:60px;height:60px}");
+    await seedStylesheet(w, null, "shared.css", ".hidden{display:none} .tag::before{content:'TAGGED-'}");
     const id = await createTemplate(
       w,
       {
@@ -196,12 +191,12 @@ describe("stylesheets", () => {
 
   it("@import inlines other workspace stylesheets (with media), resolved from the importing stylesheet's folder", async () => {
     const w = await createTestWorkspace();
-    const base = await seedFolder(w.id, "base");
-    await seedStylesheet(w.id, base, "tokens.css", ".a::before{content:'TOKENS-'}");
-    await seedStylesheet(w.id, base, "screen.css", ".b::before{content:'SCREEN-'}");
-    await seedStylesheet(w.id, base, "print.css", ".c::before{content:'PRINT-'}");
-    await seedStylesheet(w.id, base, "all.css", `@charset "utf-8";\n@import "tokens.css";\n@import url('screen.css') screen;\n@import url(print.css) print;\n.d::before{content:'ALL-'}`);
-    await seedStylesheet(w.id, null, "main.css", '@import "base/all.css";');
+    const base = await seedFolder(w, "base");
+    await seedStylesheet(w, base, "tokens.css", ".a::before{content:'TOKENS-'}");
+    await seedStylesheet(w, base, "screen.css", ".b::before{content:'SCREEN-'}");
+    await seedStylesheet(w, base, "print.css", ".c::before{content:'PRINT-'}");
+    await seedStylesheet(w, base, "all.css", `@charset "utf-8";\n@import "tokens.css";\n@import url('screen.css') screen;\n@import url(print.css) print;\n.d::before{content:'ALL-'}`);
+    await seedStylesheet(w, null, "main.css", '@import "base/all.css";');
     const id = await createTemplate(w, { composition: { root: container(text("a", { className: "a" }), text("b", { className: "b" }), text("c", { className: "c" }), text("d", { className: "d" })), stylesheets: ["main.css"] } });
     const { text: t } = await previewPdf(w, id);
     expect(t).toContain("TOKENS-a");
@@ -215,12 +210,12 @@ describe("stylesheets", () => {
 
   it("url() of an uploaded font becomes an asset URL: the PDF embeds the font", async () => {
     const w = await createTestWorkspace();
-    const brand = await seedFolder(w.id, "brand");
-    const fonts = await seedFolder(w.id, "fonts", brand);
+    const brand = await seedFolder(w, "brand");
+    const fonts = await seedFolder(w, "fonts", brand);
     const woff2 = fontsourceFile("merriweather", "merriweather-latin-400-normal.woff2");
-    const font = await seedAsset(w.id, { kind: "font", filename: "Merriweather.woff2", mediaType: "font/woff2", bytes: woff2 });
-    await seedAssetFile(w.id, fonts, "Merriweather Regular.woff2", font, "font/woff2", woff2.byteLength);
-    await seedStylesheet(w.id, brand, "type.css", `@font-face{font-family:"Brand Serif";src:url("fonts/Merriweather%20Regular.woff2") format("woff2")} body{font-family:"Brand Serif"}`);
+    const font = await seedAsset(w, { kind: "font", filename: "Merriweather.woff2", mediaType: "font/woff2", bytes: woff2 });
+    await seedAssetFile(w, fonts, "Merriweather Regular.woff2", font);
+    await seedStylesheet(w, brand, "type.css", `@font-face{font-family:"Brand Serif";src:url("fonts/Merriweather%20Regular.woff2") format("woff2")} body{font-family:"Brand Serif"}`);
     const id = await createTemplate(w, { composition: { root: text("Set in the brand's serif"), stylesheets: ["brand/type.css"] } });
     const html = await previewHtml(w, id);
     expect(html).toContain(`src:url("http://assets.invalid/${sha256(woff2)}") format("woff2")`);
@@ -233,12 +228,12 @@ describe("stylesheets", () => {
 
   it("answers 400 ASSET_INVALID naming the stylesheet and the path for unknown files, wrong types and import cycles", async () => {
     const w = await createTestWorkspace();
-    const png = await seedAsset(w.id, { kind: "image", filename: "p.png", mediaType: "image/png", bytes: await solidPng(2, 2, [0, 0, 0]) });
-    await seedAssetFile(w.id, null, "p.png", png, "image/png", 100);
-    await seedStylesheet(w.id, null, "bad.css", "@import 'missing.css'; .x{background:url(img/none.png)} .y{background:url(other.css)}");
-    await seedStylesheet(w.id, null, "other.css", ".o{}");
-    await seedStylesheet(w.id, null, "a.css", "@import 'b.css';");
-    await seedStylesheet(w.id, null, "b.css", "@import 'a.css';");
+    const png = await seedAsset(w, { kind: "image", filename: "p.png", mediaType: "image/png", bytes: await solidPng(2, 2, [0, 0, 0]) });
+    await seedAssetFile(w, null, "p.png", png);
+    await seedStylesheet(w, null, "bad.css", "@import 'missing.css'; .x{background:url(img/none.png)} .y{background:url(other.css)}");
+    await seedStylesheet(w, null, "other.css", ".o{}");
+    await seedStylesheet(w, null, "a.css", "@import 'b.css';");
+    await seedStylesheet(w, null, "b.css", "@import 'a.css';");
     const missing = await createTemplate(w, { composition: { root: text("x"), stylesheets: ["nope.css", "p.png", "../up.css"] } });
     let e = errorOf(await preview(w, missing), 400, "ASSET_INVALID");
     expect(paths(e)).toEqual(["composition.stylesheets.0", "composition.stylesheets.1", "composition.stylesheets.2"]);
@@ -254,7 +249,7 @@ describe("stylesheets", () => {
     e = errorOf(await preview(w, cycle), 400, "ASSET_INVALID");
     expect(e.message).toContain("a.css imports itself: a.css -> b.css -> a.css");
     // A data: URL and an outside address are left alone (the page reaches no network anyway).
-    await seedStylesheet(w.id, null, "outside.css", ".q{background:url(data:image/png;base64,AAAA)} .r{background:url(https://example.com/x.png)}");
+    await seedStylesheet(w, null, "outside.css", ".q{background:url(data:image/png;base64,AAAA)} .r{background:url(https://example.com/x.png)}");
     const outside = await createTemplate(w, { composition: { root: text("outside ok"), stylesheets: ["outside.css"] } });
     expect(await previewHtml(w, outside)).toContain("url(https://example.com/x.png)");
   });
@@ -266,29 +261,29 @@ describe("template limits at preview and publish", () => {
   it("100 referenced workspace files, 20 import levels, 5 MB of source, 500 fonts and images, 20 MiB together", async () => {
     const w = await createTestWorkspace();
     // 101 files: one stylesheet importing 100 others.
-    for (let i = 0; i < 100; i++) await seedStylesheet(w.id, null, `s${i}.css`, `.s${i}{}`);
-    await seedStylesheet(w.id, null, "many.css", Array.from({ length: 100 }, (_, i) => `@import "s${i}.css";`).join("\n"));
+    for (let i = 0; i < 100; i++) await seedStylesheet(w, null, `s${i}.css`, `.s${i}{}`);
+    await seedStylesheet(w, null, "many.css", Array.from({ length: 100 }, (_, i) => `@import "s${i}.css";`).join("\n"));
     const many = await createTemplate(w, { composition: { root: text("x"), stylesheets: ["many.css"] } });
     let e = errorOf(await preview(w, many), 400, "LIMIT_EXCEEDED");
     expect(e.message).toContain("workspace files one template references");
     expect(expectError(await api(`/v1/templates/${many}/versions`, { key: w.key, body: { expectedRevision: 1 } }), 400, "LIMIT_EXCEEDED").message).toContain("100");
 
     // 22 levels of imports.
-    for (let i = 0; i < 22; i++) await seedStylesheet(w.id, null, `deep${i}.css`, i < 21 ? `@import "deep${i + 1}.css";` : ".deep{}");
+    for (let i = 0; i < 22; i++) await seedStylesheet(w, null, `deep${i}.css`, i < 21 ? `@import "deep${i + 1}.css";` : ".deep{}");
     const deep = await createTemplate(w, { composition: { root: text("x"), stylesheets: ["deep0.css"] } });
     e = errorOf(await preview(w, deep), 400, "LIMIT_EXCEEDED");
     expect(e.message).toContain("nest deeper than 20 levels");
 
     // Six stylesheets of 900,000 characters: over 5 MB of source with included files.
     const big = `.big{content:"${"x".repeat(899_980)}"}`;
-    for (let i = 0; i < 6; i++) await seedStylesheet(w.id, null, `big${i}.css`, big);
+    for (let i = 0; i < 6; i++) await seedStylesheet(w, null, `big${i}.css`, big);
     const heavy = await createTemplate(w, { composition: { root: text("x"), stylesheets: Array.from({ length: 6 }, (_, i) => `big${i}.css`) } });
     e = errorOf(await preview(w, heavy), 400, "LIMIT_EXCEEDED");
     expect(e.message).toContain("5 MB");
 
     // 501 images.
     const ids: string[] = [];
-    for (let i = 0; i < 501; i++) ids.push(await seedAsset(w.id, { kind: "image", filename: `i${i}.png`, mediaType: "image/png", bytes: Buffer.from(`not really a png ${i}`) }));
+    for (let i = 0; i < 501; i++) ids.push(await seedAsset(w, { kind: "image", filename: `i${i}.png`, mediaType: "image/png", bytes: Buffer.from(`not really a png ${i}`) }));
     const hidden = { visibleWhen: { path: ["never"], operator: "exists" } };
     const crowded = await createTemplate(w, { composition: { root: container(...ids.map((id) => image(id, hidden))) } });
     e = errorOf(await preview(w, crowded), 400, "LIMIT_EXCEEDED");
@@ -297,7 +292,7 @@ describe("template limits at preview and publish", () => {
     // Two images of 11 MiB each: over 20 MiB together.
     const large = [1, 2].map((n) => Buffer.alloc(11 * 1024 * 1024, n));
     const largeIds = [];
-    for (const [i, bytes] of large.entries()) largeIds.push(await seedAsset(w.id, { kind: "image", filename: `large${i}.png`, mediaType: "image/png", bytes }));
+    for (const [i, bytes] of large.entries()) largeIds.push(await seedAsset(w, { kind: "image", filename: `large${i}.png`, mediaType: "image/png", bytes }));
     const weighty = await createTemplate(w, { composition: { root: container(...largeIds.map((id) => image(id, hidden))) } });
     e = errorOf(await preview(w, weighty), 400, "LIMIT_EXCEEDED");
     expect(e.message).toContain("at most 20 MiB together");
@@ -310,15 +305,15 @@ describe("published versions keep what they copied (spec: Versioning 5)", () => 
   it("renders a version the same after its image asset is deleted and its stylesheet is edited", async () => {
     const w = await createTestWorkspace();
     const png = await solidPng(24, 12, [10, 200, 10]);
-    const logo = await seedAsset(w.id, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: png });
-    const sheet = await seedStylesheet(w.id, null, "look.css", ".who::after{content:' ORIGINAL'}");
+    const logo = await seedAsset(w, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: png });
+    const sheet = await seedStylesheet(w, null, "look.css", ".who::after{content:' ORIGINAL'}");
     const id = await createTemplate(w, { composition: { root: container(image(logo, { width: 48 }), text("Style", { className: "who" })), stylesheets: ["look.css"] } });
     const versionId = await publish(w, id);
     const before = await renderVersion(w, versionId);
     expect(before.text).toContain("Style ORIGINAL");
     expect(pdfImages(before.bytes)).toEqual([{ page: 1, width: 24, height: 12 }]);
 
-    await db().update(workspaceFiles).set({ content: ".who::after{content:' EDITED'}", revision: 2 }).where(eq(workspaceFiles.id, sheet));
+    await editStylesheet(w, sheet, ".who::after{content:' EDITED'}");
     await api(`/v1/assets/${logo}`, { key: w.key, method: "DELETE" });
 
     const after = await renderVersion(w, versionId);

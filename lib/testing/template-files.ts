@@ -7,14 +7,16 @@ import path from "node:path";
 import { blobKey } from "../assets/refs";
 import { db } from "../db/client";
 import { newId } from "../db/ids";
-import { assetBlobs, assets, workspaceFiles, workspaceFolders, type AssetKind } from "../db/schema";
+import { assetBlobs, assets, type AssetKind } from "../db/schema";
 import { fileStore } from "../files/store";
 import { parsePpm, ppmToPng } from "../render-engine/png";
+import { api } from "./http";
 
 export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
 /** An uploaded, ready asset of the workspace with these bytes (stored once per content). */
-export async function seedAsset(workspaceId: string, a: { kind: AssetKind; filename: string; mediaType: string; bytes: Uint8Array }): Promise<string> {
+export async function seedAsset(w: Owner, a: { kind: AssetKind; filename: string; mediaType: string; bytes: Uint8Array }): Promise<string> {
+  const workspaceId = w.id;
   const sha = sha256(a.bytes);
   const key = blobKey(workspaceId, sha);
   await fileStore().put(key, a.bytes, a.mediaType);
@@ -39,35 +41,37 @@ export async function seedAsset(workspaceId: string, a: { kind: AssetKind; filen
   return id;
 }
 
-export async function seedFolder(workspaceId: string, name: string, parentId: string | null = null): Promise<string> {
-  const id = newId("fld");
-  await db().insert(workspaceFolders).values({ id, workspaceId, parentId, name });
-  return id;
+/**
+ * Who the set-up acts for: a workspace and a key with every scope (TestWorkspace is one), and the
+ * server's address where vitest does not provide it (Playwright journeys).
+ */
+export type Owner = { id: string; key: string; baseUrl?: string };
+
+async function post(w: Owner, path: string, body: unknown, method = "POST") {
+  const res = await api(path, { key: w.key, method, body, baseUrl: w.baseUrl });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
+  return res.body as { id: string; revision: number };
 }
 
-/** A text stylesheet (text/css) in a folder (null: the root). */
-export async function seedStylesheet(workspaceId: string, folderId: string | null, name: string, content: string): Promise<string> {
-  const id = newId("fil");
-  await db().insert(workspaceFiles).values({
-    id,
-    workspaceId,
-    folderId,
-    name,
-    kind: "text",
-    content,
-    mediaType: "text/css",
-    size: Buffer.byteLength(content),
-    updatedByType: "system",
-    updatedById: "test",
-  });
-  return id;
+/** A workspace folder (POST /v1/workspace-folders); parentId null: at the top level. */
+export async function seedFolder(w: Owner, name: string, parentId: string | null = null): Promise<string> {
+  return (await post(w, "/v1/workspace-folders", parentId ? { name, parentId } : { name })).id;
 }
 
-/** A workspace file backed by an uploaded asset. */
-export async function seedAssetFile(workspaceId: string, folderId: string | null, name: string, assetId: string, mediaType: string, size: number): Promise<string> {
-  const id = newId("fil");
-  await db().insert(workspaceFiles).values({ id, workspaceId, folderId, name, kind: "asset", assetId, mediaType, size, updatedByType: "system", updatedById: "test" });
-  return id;
+/** A text stylesheet in a folder (null: the top level), through POST /v1/workspace-files. */
+export async function seedStylesheet(w: Owner, folderId: string | null, name: string, content: string): Promise<string> {
+  return (await post(w, "/v1/workspace-files", folderId ? { name, content, folderId } : { name, content })).id;
+}
+
+/** A workspace file backed by an uploaded asset, through POST /v1/workspace-files. */
+export async function seedAssetFile(w: Owner, folderId: string | null, name: string, assetId: string): Promise<string> {
+  return (await post(w, "/v1/workspace-files", folderId ? { name, assetId, folderId } : { name, assetId })).id;
+}
+
+/** Saves a text file's new content on its current revision (PUT /v1/workspace-files/{id}/content). */
+export async function editStylesheet(w: Owner, fileId: string, content: string) {
+  const file = await api(`/v1/workspace-files/${fileId}`, { key: w.key, baseUrl: w.baseUrl });
+  await post(w, `/v1/workspace-files/${fileId}/content`, { content, expectedRevision: file.body.revision }, "PUT");
 }
 
 /** A solid-colour PNG of w x h pixels. */
