@@ -4,7 +4,7 @@ import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories
 import { api, expectError } from "@/lib/testing/http";
 import { pdfFonts, pdfImages, pdfInfo, pdfText } from "@/lib/testing/pdf";
 import { download, waitForState } from "@/lib/testing/renders";
-import { editStylesheet, fontsourceFile, pdfPixel, seedAsset, seedAssetFile, seedFolder, seedStylesheet, sha256, solidPng } from "@/lib/testing/template-files";
+import { deleteAsset, editStylesheet, fontsourceFile, pdfPixel, seedAsset, seedAssetFile, seedFolder, seedStylesheet, sha256, solidPng } from "@/lib/testing/template-files";
 import { fromDraft } from "./prepare";
 
 // Templates with what they use besides their content, rendered for real on the shared server and
@@ -313,8 +313,13 @@ describe("published versions keep what they copied (spec: Versioning 5)", () => 
     expect(before.text).toContain("Style ORIGINAL");
     expect(pdfImages(before.bytes)).toEqual([{ page: 1, width: 24, height: 12 }]);
 
+    // The draft stops using the image (an asset a draft uses cannot be deleted), the asset is
+    // deleted, and the stylesheet is edited.
+    const saved = await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { expectedRevision: 1, content: { composition: { root: text("Style", { className: "who" }), stylesheets: ["look.css"] } } } });
+    expect(saved.status, saved.text).toBe(200);
+    await deleteAsset(w, logo);
+    expect((await api(`/v1/assets/${logo}`, { key: w.key })).status).toBe(404);
     await editStylesheet(w, sheet, ".who::after{content:' EDITED'}");
-    await api(`/v1/assets/${logo}`, { key: w.key, method: "DELETE" });
 
     const after = await renderVersion(w, versionId);
     expect(after.text).toBe(before.text);

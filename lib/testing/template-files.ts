@@ -4,48 +4,35 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { blobKey } from "../assets/refs";
-import { db } from "../db/client";
-import { newId } from "../db/ids";
-import { assetBlobs, assets, type AssetKind } from "../db/schema";
-import { fileStore } from "../files/store";
+import type { AssetKind } from "../db/schema";
 import { parsePpm, ppmToPng } from "../render-engine/png";
 import { api } from "./http";
 
 export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-/** An uploaded, ready asset of the workspace with these bytes (stored once per content). */
-export async function seedAsset(w: Owner, a: { kind: AssetKind; filename: string; mediaType: string; bytes: Uint8Array }): Promise<string> {
-  const workspaceId = w.id;
-  const sha = sha256(a.bytes);
-  const key = blobKey(workspaceId, sha);
-  await fileStore().put(key, a.bytes, a.mediaType);
-  await db()
-    .insert(assetBlobs)
-    .values({ workspaceId, sha256: sha, size: a.bytes.byteLength, mediaType: a.mediaType, storageKey: key })
-    .onConflictDoNothing();
-  const id = newId("ast");
-  await db().insert(assets).values({
-    id,
-    workspaceId,
-    kind: a.kind,
-    filename: a.filename,
-    mediaType: a.mediaType,
-    size: a.bytes.byteLength,
-    sha256: sha,
-    state: "ready",
-    createdByType: "system",
-    createdById: "test",
-    uploadedAt: new Date(),
-  });
-  return id;
-}
 
 /**
  * Who the set-up acts for: a workspace and a key with every scope (TestWorkspace is one), and the
  * server's address where vitest does not provide it (Playwright journeys).
  */
 export type Owner = { id: string; key: string; baseUrl?: string };
+
+/**
+ * An uploaded, ready asset with these bytes, as a client makes one: POST /v1/assets, then PUT
+ * to its upload link with every header it names.
+ */
+export async function seedAsset(w: Owner, a: { kind: AssetKind; filename: string; mediaType: string; bytes: Uint8Array }): Promise<string> {
+  const reg = await post(w, "/v1/assets", { kind: a.kind, filename: a.filename, mediaType: a.mediaType, size: a.bytes.byteLength, sha256: sha256(a.bytes) });
+  const { uploadUrl, uploadHeaders } = reg as unknown as { uploadUrl: string; uploadHeaders: Record<string, string> | { name: string; value: string }[] };
+  const headers = Array.isArray(uploadHeaders) ? Object.fromEntries(uploadHeaders.map((h) => [h.name, h.value])) : uploadHeaders;
+  const put = await fetch(uploadUrl, { method: "PUT", headers, body: Buffer.from(a.bytes) });
+  if (put.status !== 200) throw new Error(`upload of ${a.filename}: ${put.status} ${await put.text()}`);
+  return reg.id;
+}
+
+/** Deletes an asset (DELETE /v1/assets/{id}). */
+export async function deleteAsset(w: Owner, id: string) {
+  await post(w, `/v1/assets/${id}`, undefined, "DELETE");
+}
 
 async function post(w: Owner, path: string, body: unknown, method = "POST") {
   const res = await api(path, { key: w.key, method, body, baseUrl: w.baseUrl });
