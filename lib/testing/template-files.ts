@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 import type { AssetKind } from "../db/schema";
 import { parsePpm, ppmToPng } from "../render-engine/png";
-import { api } from "./http";
 
 export const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
@@ -31,14 +30,26 @@ export async function seedAsset(w: Owner, a: { kind: AssetKind; filename: string
 
 /** Deletes an asset (DELETE /v1/assets/{id}). */
 export async function deleteAsset(w: Owner, id: string) {
-  await post(w, `/v1/assets/${id}`, undefined, "DELETE");
+  await call(w, `/v1/assets/${id}`, undefined, "DELETE");
 }
 
-async function post(w: Owner, path: string, body: unknown, method = "POST") {
-  const res = await api(path, { key: w.key, method, body, baseUrl: w.baseUrl });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-  return res.body as { id: string; revision: number };
+/**
+ * One API request with the owner's key. why not ./http: it imports vitest, which Playwright's
+ * journeys cannot load; they pass baseUrl, and only vitest's tests ask vitest for it.
+ */
+async function call(w: Owner, path: string, body?: unknown, method = body === undefined ? "GET" : "POST") {
+  const baseUrl = w.baseUrl ?? (await import("vitest")).inject("baseUrl");
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { "x-api-key": w.key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as { id: string; revision: number };
 }
+
+const post = (w: Owner, path: string, body: unknown, method = "POST") => call(w, path, body, method);
 
 /** A workspace folder (POST /v1/workspace-folders); parentId null: at the top level. */
 export async function seedFolder(w: Owner, name: string, parentId: string | null = null): Promise<string> {
@@ -57,8 +68,8 @@ export async function seedAssetFile(w: Owner, folderId: string | null, name: str
 
 /** Saves a text file's new content on its current revision (PUT /v1/workspace-files/{id}/content). */
 export async function editStylesheet(w: Owner, fileId: string, content: string) {
-  const file = await api(`/v1/workspace-files/${fileId}`, { key: w.key, baseUrl: w.baseUrl });
-  await post(w, `/v1/workspace-files/${fileId}/content`, { content, expectedRevision: file.body.revision }, "PUT");
+  const file = await call(w, `/v1/workspace-files/${fileId}`);
+  await post(w, `/v1/workspace-files/${fileId}/content`, { content, expectedRevision: file.revision }, "PUT");
 }
 
 /** A solid-colour PNG of w x h pixels. */
