@@ -191,6 +191,16 @@ export async function releaseUnusedBlobs(tx: Tx, workspaceId: string, sha256s: s
 }
 
 /**
+ * Takes the workspace's storage lock for the rest of the transaction. Publishing a template takes
+ * it before it looks at the assets the version will copy: a deletion that releases a blob then
+ * either finished first (the publish sees the asset gone) or runs after the version's rows exist
+ * (and keeps the blob).
+ */
+export function lockAssetStorage(tx: Tx, workspaceId: string): Promise<void> {
+  return repo.lockStorage(tx, workspaceId);
+}
+
+/**
  * Deletes the files of blobs that still have no row (job blob-deletion), under the storage lock:
  * an upload that stored the same content again in the meantime has its row, and keeps its file.
  */

@@ -4,6 +4,7 @@
  * numbered versions. Every change is audited in its own transaction.
  */
 import { z, ZodError } from "zod";
+import { lockAssetStorage, releaseUnusedBlobs } from "../assets";
 import { recordAudit } from "../audit";
 import { actorRef, requireScope, type Ctx } from "../auth/context";
 import { db, withTx } from "../db/client";
@@ -14,7 +15,7 @@ import { decodeCursor, decodeNumberCursor, PageQuery, toNumberPage, toPage, type
 import { getFolder, requireFolder } from "../workspace-files";
 import { contentBytes } from "./prepare";
 import * as repo from "./repository";
-import { blobsOf, resolveResources } from "./resources";
+import { blobsOf, resolveResources, usesFiles } from "./resources";
 import { ComponentContent } from "./schema";
 
 export const TemplateName = z.string().min(1).max(120);
@@ -217,14 +218,19 @@ export async function updateTemplate(ctx: Ctx, id: string, input: UpdateTemplate
   return (await withEdits(ctx, [updated]))[0]!;
 }
 
-/** Deletes up to 100 templates at once, all or none: an unknown id answers 404 and deletes nothing. */
+/**
+ * Deletes up to 100 templates at once, all or none: an unknown id answers 404 and deletes nothing.
+ * Their versions go with them, and the stored files only those versions held are released.
+ */
 export async function deleteTemplates(ctx: Ctx, ids: string[]): Promise<{ deleted: true; ids: string[] }> {
   requireScope(ctx, "template:write");
   const unique = [...new Set(ids)];
   return withTx(async (tx) => {
+    const held = await repo.versionBlobsOfTemplates(tx, ctx.workspaceId, unique);
     const gone = await repo.deleteTemplates(tx, ctx.workspaceId, unique);
     const missing = unique.find((id) => !gone.some((g) => g.id === id));
     if (missing) throw notFound("template", missing); // rolls the deletes back
+    await releaseUnusedBlobs(tx, ctx.workspaceId, held);
     for (const g of gone) await recordAudit(tx, ctx, "template.delete", { type: "template", id: g.id }, { name: g.name });
     return { deleted: true as const, ids: unique };
   });
@@ -299,6 +305,7 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
       throw conflict(`The draft is at revision ${t.draftRevision}, not ${expectedRevision}; review it and publish again`);
     }
     const content = ComponentContent.parse(t.draft);
+    if (usesFiles(content.composition)) await lockAssetStorage(tx, ctx.workspaceId);
     const resources = await resolveResources(tx, ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(t.draft) });
     const blobs = blobsOf(resources);
     const held = await repo.lockBlobs(tx, ctx.workspaceId, blobs);

@@ -1,5 +1,9 @@
 import { describe, expect, inject, it } from "vitest";
+import { storageBytes } from "@/lib/assets";
+import { blobKey } from "@/lib/assets/refs";
 import { systemCtx } from "@/lib/auth/context";
+import { db } from "@/lib/db/client";
+import { fileStore } from "@/lib/files/store";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfFonts, pdfImages, pdfInfo, pdfText } from "@/lib/testing/pdf";
@@ -326,6 +330,36 @@ describe("published versions keep what they copied (spec: Versioning 5)", () => 
     expect(pdfImages(after.bytes)).toEqual(pdfImages(before.bytes));
     // The draft sees the edit at once.
     expect(await previewHtml(w, id)).toContain("EDITED");
+  });
+
+  it("deleting templates releases the stored files only their versions held, one by one or in bulk", async () => {
+    const w = await createTestWorkspace();
+    const only = await solidPng(9, 9, [1, 2, 3]);
+    const shared = await solidPng(7, 7, [4, 5, 6]);
+    const onlyId = await seedAsset(w, { kind: "image", filename: "only.png", mediaType: "image/png", bytes: only });
+    const sharedId = await seedAsset(w, { kind: "image", filename: "shared.png", mediaType: "image/png", bytes: shared });
+    const a = await createTemplate(w, { composition: { root: container(image(onlyId), image(sharedId)) } }, "A");
+    const b = await createTemplate(w, { composition: { root: image(sharedId) } }, "B");
+    await publish(w, a);
+    await publish(w, b);
+    // The drafts let go of the images and the first asset is deleted: only the versions hold its file.
+    for (const id of [a, b]) {
+      const res = await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { expectedRevision: 1, content: { composition: { root: text("none") } } } });
+      expect(res.status, res.text).toBe(200);
+    }
+    await deleteAsset(w, onlyId);
+    expect(await storageBytes(db(), w.id)).toBe(only.byteLength + shared.byteLength);
+    const onlyKey = blobKey(w.id, sha256(only));
+    expect(await fileStore().get(onlyKey)).not.toBeNull();
+
+    expect((await api(`/v1/templates/${a}`, { key: w.key, method: "DELETE" })).status).toBe(200);
+    expect(await storageBytes(db(), w.id)).toBe(shared.byteLength); // the shared file still has its asset
+    await expect.poll(async () => (await fileStore().get(onlyKey)) === null, { timeout: 30_000 }).toBe(true);
+
+    await deleteAsset(w, sharedId);
+    expect(await storageBytes(db(), w.id)).toBe(shared.byteLength); // version B holds it
+    expect((await api("/v1/templates/delete", { key: w.key, body: { ids: [b] } })).status).toBe(200);
+    expect(await storageBytes(db(), w.id)).toBe(0);
   });
 });
 

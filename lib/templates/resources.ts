@@ -69,6 +69,16 @@ export async function resolveResources(
   return resources;
 }
 
+/** Whether a composition names any stylesheet or literal image (publishing then locks the workspace's storage). */
+export function usesFiles(tree: Tree): boolean {
+  if (tree.stylesheets?.length) return true;
+  let found = false;
+  forEachComponent(tree, (n) => {
+    if (n.type === "image" && typeof n.assetId === "string") found = true;
+  });
+  return found;
+}
+
 /** The literal image IDs of a composition, each with where it is first named. */
 function literalImages(tree: Tree, prefix: string): Map<string, string> {
   const found = new Map<string, string>();
