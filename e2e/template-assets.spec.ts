@@ -9,9 +9,9 @@ import { baseURL, checkA11y, createPerson, expect, screenshots, signIn, test } f
 
 /**
  * A template's stylesheets, images and translation files in the console editor: a member ticks a
- * workspace stylesheet, picks an uploaded image for a new image component and adds a German
- * translation, sees each in the live preview, saves and publishes; the published version renders
- * with all three.
+ * workspace stylesheet, picks an uploaded image for a new image component, uploads another in the
+ * picker to replace it, and adds German and French translations, sees each in the live preview,
+ * saves and publishes; the published version renders with all three.
  */
 
 // why longer: the journey renders many previews on a shared 2-core machine.
@@ -76,6 +76,16 @@ test("a member ticks a stylesheet, picks an image and adds a translation, sees e
   await expect(page.getByText("Added logo.png at root.children.1").first()).toBeVisible();
   await expect(page.getByRole("textbox", { name: "composition.json" })).toContainText('"type": "image"');
 
+  // An image uploaded in the picker replaces the logo in that component.
+  const withLogo = await firstPage(page).getAttribute("src");
+  await page.getByRole("button", { name: "Images" }).click();
+  await picker.getByLabel("Put the image in").click();
+  await page.getByRole("option", { name: /^root\.children\.1 \(ast_/ }).click();
+  await picker.getByLabel("Choose files").setInputFiles({ name: "stamp.png", mimeType: "image/png", buffer: await solidPng(60, 30, [220, 38, 38]) });
+  await expect(picker.getByText("Uploaded")).toBeVisible();
+  await previewChanges(page, () => picker.getByRole("button", { name: /^Use stamp\.png/ }).click(), withLogo);
+  await expect(page.getByText("root.children.1 now shows stamp.png").first()).toBeVisible();
+
   // Translations: a German file; the template's locale (de-AT) falls back to it.
   await page.getByRole("tab", { name: "Translations" }).click();
   await expect(page.getByRole("heading", { name: "No translation files" })).toBeVisible();
@@ -109,5 +119,5 @@ test("a member ticks a stylesheet, picks an image and adds a translation, sees e
   const file = await page.request.get(((await res.json()) as { result: { downloadUrl: string } }).result.downloadUrl);
   const pdf = new Uint8Array(await file.body());
   expect(pdfText(pdf).replace(/\s+/g, " ")).toContain("Guten Tag (branded)");
-  expect(pdfImages(pdf)).toEqual([{ page: 1, width: 120, height: 48 }]);
+  expect(pdfImages(pdf)).toEqual([{ page: 1, width: 60, height: 30 }]);
 });

@@ -14,7 +14,15 @@ import type { ActionResult } from "@/lib/console/action";
 
 type Upload = { key: string; name: string; size: number; phase: "waiting" | "hashing" | "uploading" | "done" | "failed"; percent: number; message?: string };
 
-export type AssetUploaderProps = { register: (input: RegisterAssetInput) => Promise<ActionResult<RegisteredAsset>> };
+export type AssetUploaderProps = {
+  register: (input: RegisterAssetInput) => Promise<ActionResult<RegisteredAsset>>;
+  /** Only images (PNG, JPEG, SVG), as the template editor's image picker takes them. */
+  imagesOnly?: boolean;
+  /** Called after each finished upload instead of refreshing the page (the image picker reads its list again). */
+  onUploaded?: () => void;
+};
+
+const imageExtensions = [".png", ".jpg", ".jpeg", ".svg"];
 
 async function sha256Hex(file: File): Promise<string> {
   if (!globalThis.crypto?.subtle) throw new Error("This browser cannot compute checksums on a page served without HTTPS; open the console over HTTPS");
@@ -43,7 +51,7 @@ const errorOf = (text: string) => {
   }
 };
 
-export function AssetUploader({ register }: AssetUploaderProps) {
+export function AssetUploader({ register, imagesOnly = false, onUploaded }: AssetUploaderProps) {
   const router = useRouter();
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
@@ -57,6 +65,7 @@ export function AssetUploader({ register }: AssetUploaderProps) {
     const fail = (message: string) => update(key, { phase: "failed", message });
     const type = kindOfFile(file.name);
     if (!type) return fail(`Folio takes ${acceptedExtensions.join(", ")} files`);
+    if (imagesOnly && type.kind !== "image" && type.kind !== "svg") return fail("Only PNG, JPEG and SVG images can be picked for an image");
     if (file.size === 0) return fail("The file is empty");
     if (file.size > MAX_ASSET_BYTES) return fail(`The file has ${formatBytes(file.size)}; assets may have at most ${formatBytes(MAX_ASSET_BYTES)}`);
     try {
@@ -68,7 +77,8 @@ export function AssetUploader({ register }: AssetUploaderProps) {
       const sent = await put(registered.data.uploadUrl, registered.data.uploadHeaders, file, (f) => update(key, { percent: Math.round(f * 100) }));
       if (sent.status !== 200) return fail(errorOf(sent.text) ?? "The upload did not reach Folio; check the connection and try again");
       update(key, { phase: "done", percent: 100 });
-      router.refresh();
+      if (onUploaded) onUploaded();
+      else router.refresh();
     } catch (e) {
       fail(e instanceof Error ? e.message : "The upload failed");
     }
@@ -90,7 +100,7 @@ export function AssetUploader({ register }: AssetUploaderProps) {
   };
 
   return (
-    <section aria-label="Upload assets" className="mb-6">
+    <section aria-label={imagesOnly ? "Upload images" : "Upload assets"} className={imagesOnly ? "" : "mb-6"}>
       <div
         data-testid="asset-drop-zone"
         onDragOver={(e) => {
@@ -100,13 +110,14 @@ export function AssetUploader({ register }: AssetUploaderProps) {
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
         className={cn(
-          "flex flex-col items-center gap-3 rounded-lg border-2 border-dashed bg-white px-4 py-8 text-center transition-colors",
+          "flex flex-col items-center gap-3 rounded-lg border-2 border-dashed bg-white px-4 text-center transition-colors",
+          imagesOnly ? "py-4" : "py-8",
           dragging ? "border-accent bg-accent-soft" : "border-gray-300",
         )}
       >
         <Upload aria-hidden="true" className="size-6 text-accent" />
         <p className="text-sm text-gray-700">
-          Drop fonts, images, stylesheets or workbooks here, or
+          {imagesOnly ? "Drop PNG, JPEG or SVG images here, or" : "Drop fonts, images, stylesheets or workbooks here, or"}
         </p>
         <label htmlFor={inputId} className={buttonClasses("secondary", "sm", "cursor-pointer focus-within:outline-2 focus-within:outline-ring")}>
           Choose files
@@ -115,7 +126,7 @@ export function AssetUploader({ register }: AssetUploaderProps) {
             id={inputId}
             type="file"
             multiple
-            accept={acceptedExtensions.join(",")}
+            accept={(imagesOnly ? imageExtensions : acceptedExtensions).join(",")}
             className="sr-only"
             onChange={(e) => {
               add(e.currentTarget.files ?? []);
@@ -123,7 +134,7 @@ export function AssetUploader({ register }: AssetUploaderProps) {
             }}
           />
         </label>
-        <p className="text-xs text-gray-600">PNG, JPEG, SVG, WOFF2, WOFF, TTF, OTF, CSS, XLSX · up to 50 MB each</p>
+        <p className="text-xs text-gray-600">{imagesOnly ? "PNG, JPEG, SVG" : "PNG, JPEG, SVG, WOFF2, WOFF, TTF, OTF, CSS, XLSX"} · up to 50 MB each</p>
       </div>
       {uploads.length > 0 && (
         <ul aria-label="Uploads" className="mt-3 divide-y divide-gray-200 rounded-lg border border-gray-200 bg-white">

@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
+import { AssetUploader, type AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import { imageSlots, withImageAsset, withNewImage } from "@/lib/templates/editor-images";
 import type { ImageChoice } from "@/lib/templates/editor-files";
@@ -30,12 +31,15 @@ export function ImagePicker({
   composition,
   onPick,
   loadImages,
+  register,
 }: {
   /** composition.json as the editor holds it. */
   composition: string;
   /** The new composition.json text and a sentence saying what changed. */
   onPick: (text: string, said: string) => void;
   loadImages: (input: Record<string, never>) => Promise<ActionResult<ImageChoice[]>>;
+  /** Registers an upload (the Assets page's action): with it, images can be uploaded here too. */
+  register?: AssetUploaderProps["register"];
 }) {
   const [open, setOpen] = useState(false);
   const [images, setImages] = useState<ImageChoice[] | null>(null);
@@ -45,12 +49,8 @@ export function ImagePicker({
 
   const seq = useRef(0);
 
-  /** Opening reads the images afresh (their links last five minutes); a later opening wins. */
-  const openPicker = (o: boolean) => {
-    setOpen(o);
-    if (!o) return;
-    setTarget(NEW);
-    setImages(null);
+  /** Reads the images afresh (their links last five minutes); a later read wins. */
+  const load = () => {
     setFailure(undefined);
     const mine = ++seq.current;
     void loadImages({}).then(
@@ -61,6 +61,14 @@ export function ImagePicker({
       },
       () => mine === seq.current && setFailure("The images could not be read; check your connection"),
     );
+  };
+
+  const openPicker = (o: boolean) => {
+    setOpen(o);
+    if (!o) return;
+    setTarget(NEW);
+    setImages(null);
+    load();
   };
 
   const pick = (image: ImageChoice) => {
@@ -93,6 +101,7 @@ export function ImagePicker({
     >
       <div className="flex flex-col gap-4">
         <Field label="Put the image in">{(p) => <Select {...p} options={options} value={target} onValueChange={setTarget} />}</Field>
+        {register && <AssetUploader register={register} imagesOnly onUploaded={load} />}
         {failure && (
           <p role="alert" className="text-sm font-medium text-danger">
             {failure}
@@ -103,7 +112,7 @@ export function ImagePicker({
             <Spinner className="size-4" /> Loading images…
           </p>
         ) : images && images.length === 0 ? (
-          <EmptyState icon={ImageIcon} title="No images uploaded yet" text="Upload PNG, JPEG or SVG images as assets of this workspace; they appear here to pick." />
+          <EmptyState icon={ImageIcon} title="No images uploaded yet" text="Upload PNG, JPEG or SVG images as assets of this workspace; they appear here to pick." className="py-6" />
         ) : (
           <ul aria-label="Images" className="grid grid-cols-2 gap-3 sm:grid-cols-3">
             {(images ?? []).map((image) => (

@@ -15,6 +15,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
+import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
@@ -85,12 +86,15 @@ export function TemplateEditor({
   canPublish,
   role,
   loadImages,
+  registerAsset,
 }: {
   template: EditorTemplate;
   canWrite: boolean;
   canPublish: boolean;
   role: string;
   loadImages: (input: Record<string, never>) => Promise<ActionResult<ImageChoice[]>>;
+  /** Registers an image upload from the image picker. */
+  registerAsset?: AssetUploaderProps["register"];
 }) {
   const toast = useToast();
   const [stored, setStored] = useState<Content>(template.draft);
@@ -353,6 +357,7 @@ export function TemplateEditor({
                   <ImagePicker
                     composition={tabs.composition}
                     loadImages={loadImages}
+                    register={registerAsset}
                     onPick={(text, said) => {
                       setTab("composition")(text);
                       toast.success(said);

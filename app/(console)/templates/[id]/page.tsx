@@ -6,6 +6,7 @@ import { isAppError } from "@/lib/errors";
 import * as templates from "@/lib/templates";
 import { stylesheetChoices } from "@/lib/templates/editor-files";
 import type { Content } from "@/lib/templates/editor-tabs";
+import { registerAssetAction } from "../../assets/actions";
 import { imageChoicesAction } from "./actions";
 
 export const metadata = { title: "Template editor" };
@@ -45,6 +46,7 @@ export default async function TemplateEditorPage({ params }: { params: Promise<{
           stylesheetChoices: files.stylesheets,
         }}
         loadImages={imageChoicesAction}
+        registerAsset={can(s, "asset:manage") || can(s, "template:content") ? registerAssetAction : undefined}
         canWrite={can(s, "template:write")}
         canPublish={can(s, "template:publish")}
         role={roleLabels[s.role]}
