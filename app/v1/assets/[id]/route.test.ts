@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { releaseUnusedBlobs, storageBytes } from "@/lib/assets";
+import { storageBytes } from "@/lib/assets";
 import { blobKey } from "@/lib/assets/refs";
 import { registerAsset as registerVerb } from "@/lib/assets";
 import { systemCtx } from "@/lib/auth/context";
-import { db, withTx } from "@/lib/db/client";
+import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { assetBlobs, templateVersionBlobs, workspaceFiles, workspaceFolders } from "@/lib/db/schema";
 import { fileStore } from "@/lib/files/store";
@@ -171,14 +171,14 @@ describe("DELETE /v1/assets/{id}", () => {
     await expect.poll(() => fileExists(w, a.sha256), { timeout: 30_000, interval: 200 }).toBe(false);
   });
 
-  it("keeps the bytes a published version copied, counted once, until releaseUnusedBlobs after the version goes", async () => {
+  it("keeps the bytes a published version copied, counted once, until the version goes with its template", async () => {
     const w = await createTestWorkspace();
     const a = await uploadAsset(w.key, png);
     const t = await templateUsing(w, a.id);
     const v = await api(`/v1/templates/${t.id}/versions`, { key: w.key, body: { expectedRevision: t.draftRevision } });
     expect(v.status, v.text).toBe(201);
-    // What publishing records for a version's images (the publishing part writes this row).
-    await db().insert(templateVersionBlobs).values({ versionId: v.body.id, workspaceId: w.id, sha256: a.sha256 });
+    // Publishing recorded the version's image.
+    expect(await db().select().from(templateVersionBlobs).where(eq(templateVersionBlobs.versionId, v.body.id))).toEqual([{ versionId: v.body.id, workspaceId: w.id, sha256: a.sha256 }]);
     // The draft no longer shows the image; the version still does.
     const saved = await api(`/v1/templates/${t.id}/draft`, { method: "PUT", key: w.key, body: { content: { composition: { root: { type: "text", text: "no image" } } }, expectedRevision: t.draftRevision } });
     expect(saved.status, saved.text).toBe(200);
@@ -193,11 +193,8 @@ describe("DELETE /v1/assets/{id}", () => {
     expect(await fileExists(w, a.sha256)).toBe(true);
 
     // The version goes (template deletion), and with the last user the blob.
-    const released = await withTx(async (tx) => {
-      await tx.delete(templateVersionBlobs).where(eq(templateVersionBlobs.versionId, v.body.id));
-      return releaseUnusedBlobs(tx, w.id, [a.sha256, a.sha256]);
-    });
-    expect(released).toEqual([a.sha256]);
+    expect((await api(`/v1/templates/${t.id}`, { method: "DELETE", key: w.key })).status).toBe(200);
+    expect(await blobRow(w, a.sha256)).toBeUndefined();
     expect(await storageBytes(db(), w.id)).toBe(0);
     await expect.poll(() => fileExists(w, a.sha256), { timeout: 30_000, interval: 200 }).toBe(false);
   });
