@@ -193,7 +193,7 @@ describe("stylesheets", () => {
     expect({ r, g, b }).toEqual({ r: 0, g: 0, b: 255 });
   });
 
-  it("@import inlines other workspace stylesheets (with media), resolved from the importing stylesheet's folder", async () => {
+  it("@import inlines other workspace stylesheets (with media), resolved from the importing stylesheet's folder; uploaded stylesheets work alike", async () => {
     const w = await createTestWorkspace();
     const base = await seedFolder(w, "base");
     await seedStylesheet(w, base, "tokens.css", ".a::before{content:'TOKENS-'}");
@@ -201,8 +201,15 @@ describe("stylesheets", () => {
     await seedStylesheet(w, base, "print.css", ".c::before{content:'PRINT-'}");
     await seedStylesheet(w, base, "all.css", `@charset "utf-8";\n@import "tokens.css";\n@import url('screen.css') screen;\n@import url(print.css) print;\n.d::before{content:'ALL-'}`);
     await seedStylesheet(w, null, "main.css", '@import "base/all.css";');
-    const id = await createTemplate(w, { composition: { root: container(text("a", { className: "a" }), text("b", { className: "b" }), text("c", { className: "c" }), text("d", { className: "d" })), stylesheets: ["main.css"] } });
+    // An uploaded stylesheet (an asset-backed file, read from the file store) that imports a text one.
+    const css = Buffer.from('@import "base/tokens.css";\n.e::before{content:"UPLOADED-"}');
+    const uploaded = await seedAsset(w, { kind: "stylesheet", filename: "uploaded.css", mediaType: "text/css", bytes: css });
+    await seedAssetFile(w, null, "uploaded.css", uploaded);
+    const id = await createTemplate(w, {
+      composition: { root: container(text("a", { className: "a" }), text("b", { className: "b" }), text("c", { className: "c" }), text("d", { className: "d" }), text("e", { className: "e" })), stylesheets: ["main.css", "uploaded.css"] },
+    });
     const { text: t } = await previewPdf(w, id);
+    expect(t).toContain("UPLOADED-e");
     expect(t).toContain("TOKENS-a");
     expect(t).not.toContain("SCREEN-b"); // a PDF is printed: screen rules do not apply
     expect(t).toContain("PRINT-c");
