@@ -47,14 +47,14 @@ export async function defaultWorkspaceId(): Promise<string> {
 
 /**
  * A new person with a role in a workspace (a fresh one when not given), made through the same verb
- * as the admin CLI's `user create`. Returns what they sign in with.
+ * as the admin CLI's `user create` (`platformAdmin`: its --platform-admin). Returns what they sign in with.
  */
-export async function createPerson(opts: { role: Role; workspaceId?: string; name?: string }): Promise<Person> {
+export async function createPerson(opts: { role: Role; workspaceId?: string; name?: string; platformAdmin?: boolean }): Promise<Person> {
   const workspaceId = opts.workspaceId ?? (await newWorkspace()).id;
   const email = `${opts.role.replace("_", "-")}-${randomBytes(4).toString("hex")}@e2e.folio.test`;
   const password = `pw-${randomBytes(9).toString("base64url")}`;
   const name = opts.name ?? `${opts.role === "content_editor" ? "Content editor" : opts.role[0]!.toUpperCase() + opts.role.slice(1)} ${randomBytes(2).toString("hex")}`;
-  const u = await createUser(systemCtx(workspaceId, "e2e"), { email, password, name, role: opts.role });
+  const u = await createUser(systemCtx(workspaceId, "e2e"), { email, password, name, role: opts.role, platformAdmin: opts.platformAdmin ?? false });
   return { email, password, name, userId: u.id, workspaceId, role: opts.role };
 }
 

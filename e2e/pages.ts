@@ -64,6 +64,9 @@ export const pages: ConsolePage[] = [
   },
   { path: "/usage", name: "usage", heading: "Usage", roles: ["owner", "admin", "member"] },
   { path: "/audit", name: "audit", heading: "Audit log", roles: ["owner", "admin", "member"] },
+  // /platform is not here: who may open it is the user's platform-admin flag, not a workspace role
+  // (every role of this registry is refused it). e2e/platform.spec.ts opens it as a platform
+  // administrator and checks the refusal (page and server action) for an owner.
 
   // The editor (/templates/{id}) needs a template; e2e/templates.spec.ts opens it per role.
   { path: "/templates", name: "templates", heading: "Templates", roles: everyRole },

@@ -5,7 +5,7 @@ import { UserMenu } from "@/components/console/user-menu";
 import { Wordmark } from "@/components/console/wordmark";
 import { WorkspaceSwitcher } from "@/components/console/workspace-switcher";
 import { ToastProvider } from "@/components/ui/toast";
-import { requireConsole } from "@/lib/console";
+import { isPlatformAdmin, requireConsole } from "@/lib/console";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +22,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       </a>
       <div className="flex min-h-screen flex-col">
         <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-gray-200 bg-white px-3 sm:gap-4 sm:px-4">
-          <MobileNav role={s.role} />
+          <MobileNav role={s.role} platformAdmin={isPlatformAdmin(s)} />
           <Link href="/" aria-label="Folio home" className="rounded-md">
             <Wordmark />
           </Link>
@@ -35,7 +35,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <UserMenu name={s.user.name} email={s.user.email} />
         </header>
         <div className="flex flex-1">
-          <SideNav role={s.role} />
+          <SideNav role={s.role} platformAdmin={isPlatformAdmin(s)} />
           <main id="content" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
             <div className="mx-auto max-w-6xl">{children}</div>
           </main>

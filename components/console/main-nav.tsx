@@ -1,7 +1,7 @@
 // MainNav: the console's sections a role may open (lib/console/sections.ts), as a side bar from
 // 768 px and behind a menu button below that.
 "use client";
-import { BarChart3, ClipboardList, FileText, FolderOpen, HardDriveUpload, Home, ImageIcon, KeyRound, Menu, Printer, Settings, Users, Webhook, X, type LucideIcon } from "lucide-react";
+import { BarChart3, Building2, ClipboardList, FileText, FolderOpen, HardDriveUpload, Home, ImageIcon, KeyRound, Menu, Printer, Settings, Users, Webhook, X, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
@@ -21,17 +21,20 @@ const icons: Record<string, LucideIcon> = {
   "/usage": BarChart3,
   "/audit": ClipboardList,
   "/settings": Settings,
+  "/platform": Building2,
 };
 
 function isCurrent(pathname: string, href: string) {
   return href === "/" ? pathname === "/" : pathname === href || pathname.startsWith(`${href}/`);
 }
 
-function NavLinks({ role, pathname }: { role: Role; pathname: string }) {
+type NavProps = { role: Role; platformAdmin: boolean };
+
+function NavLinks({ role, platformAdmin, pathname }: NavProps & { pathname: string }) {
   return (
     <ul className="space-y-1">
       {sections
-        .filter((s) => s.roles.includes(role))
+        .filter((s) => s.roles.includes(role) && (!s.platformAdmin || platformAdmin))
         .map((s) => {
           const Icon = icons[s.href] ?? FileText;
           const current = isCurrent(pathname, s.href);
@@ -56,17 +59,17 @@ function NavLinks({ role, pathname }: { role: Role; pathname: string }) {
 }
 
 /** The side bar (768 px and wider). */
-export function SideNav({ role }: { role: Role }) {
+export function SideNav({ role, platformAdmin }: NavProps) {
   const pathname = usePathname();
   return (
     <nav aria-label="Console" className="hidden w-56 shrink-0 border-r border-gray-200 bg-white px-3 py-4 md:block">
-      <NavLinks role={role} pathname={pathname} />
+      <NavLinks role={role} platformAdmin={platformAdmin} pathname={pathname} />
     </nav>
   );
 }
 
 /** The menu button and the panel it opens (below 768 px). */
-export function MobileNav({ role }: { role: Role }) {
+export function MobileNav({ role, platformAdmin }: NavProps) {
   const pathname = usePathname();
   // why the path it was opened on: a link leads to another page, and the panel must not stay open over it.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -85,7 +88,7 @@ export function MobileNav({ role }: { role: Role }) {
       </button>
       {open && (
         <nav id="mobile-nav" aria-label="Console" className="absolute inset-x-0 top-14 z-30 border-b border-gray-200 bg-white px-3 py-3 shadow-lg">
-          <NavLinks role={role} pathname={pathname} />
+          <NavLinks role={role} platformAdmin={platformAdmin} pathname={pathname} />
         </nav>
       )}
     </div>

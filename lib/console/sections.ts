@@ -14,6 +14,11 @@ export type Section = {
   roles: readonly Role[];
   /** What the refusal says a role cannot do: "Your role (member) cannot manage API keys." */
   action: string;
+  /**
+   * Only platform administrators (the user's platform-admin flag, not a workspace role) see the
+   * link and may open the section; everyone else gets the refusal.
+   */
+  platformAdmin?: true;
 };
 
 const everyone: readonly Role[] = ["owner", "admin", "member", "content_editor"];
@@ -38,6 +43,8 @@ export const sections: readonly Section[] = [
   // spec: content editors lack audit:read.
   { href: "/audit", label: "Audit log", roles: ["owner", "admin", "member"], action: "read the audit log" },
   { href: "/settings", label: "Settings", roles: everyone, action: "open settings" },
+  // decisions.md: Bootstrap and platform administration. Whatever the role in the current workspace.
+  { href: "/platform", label: "Platform", roles: everyone, action: "administer the platform", platformAdmin: true },
 ];
 
 /** The section a path belongs to ("/api-keys/key_1" -> API keys), or undefined. */

@@ -98,8 +98,24 @@ export function requireScopeOrRefuse(s: ConsoleSession, scope: Scope, action: st
   if (!can(s, scope)) refuse(refusalMessage(s.role, action));
 }
 
-/** For pages: refuses a role that lib/console/sections.ts does not list for the section at `href` ("/people"). */
+/** Whether the signed-in person is a platform administrator (their user's flag; decisions.md). */
+export function isPlatformAdmin(s: ConsoleSession): boolean {
+  return s.ctx.actor.type === "user" && s.ctx.actor.platformAdmin;
+}
+
+export const platformRefusal = "Only platform administrators can open the platform's workspaces. Ask the person who runs this Folio installation.";
+
+/** For pages: refuses anyone but a platform administrator, whatever their workspace role. */
+export function requirePlatformAdminOrRefuse(s: ConsoleSession): void {
+  if (!isPlatformAdmin(s)) refuse(platformRefusal);
+}
+
+/**
+ * For pages: refuses a role that lib/console/sections.ts does not list for the section at `href`
+ * ("/people"), and anyone but a platform administrator for a platform section.
+ */
 export function requireSectionOrRefuse(s: ConsoleSession, href: string): void {
   const section = sections.find((x) => x.href === href) ?? sectionOf(href);
+  if (section?.platformAdmin) requirePlatformAdminOrRefuse(s);
   if (section && !section.roles.includes(s.role)) refuse(refusalMessage(s.role, section.action));
 }
