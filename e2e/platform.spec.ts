@@ -64,7 +64,7 @@ test("a platform administrator lists workspaces with usage, lowers an allowance,
   await dialog.getByLabel("Documents per month").fill("500");
   await dialog.getByRole("button", { name: "Save allowances" }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText(`The allowances of ${a.name} were saved`)).toBeVisible();
+  await expect(page.getByText(`The allowances of ${a.name} were saved`, { exact: true })).toBeVisible();
   await expect(rowA.getByRole("definition").nth(0)).toHaveText("3");
   await expect(rowA.locator("dt", { hasText: "Documents per month" }).locator("+ dd")).toHaveText("1 of 500");
   const limits = await page.request.get("/v1/render-limits", { headers: { "x-api-key": secret } });
@@ -82,13 +82,14 @@ test("a platform administrator lists workspaces with usage, lowers an allowance,
   await expect(rowA.getByText("Suspended", { exact: true })).toBeVisible();
   const refused = await page.request.post("/v1/renders", { data: { document: { html: "<p>no</p>" } }, headers: { "x-api-key": secret } });
   expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.message).toContain("suspended");
   await screenshots(page, "platform-suspended");
 
   await rowA.getByRole("button", { name: `Unsuspend ${a.name}` }).click();
   await page.getByRole("alertdialog", { name: `Unsuspend ${a.name}?` }).getByRole("button", { name: "Unsuspend" }).click();
   await expect(rowA.getByText("Active", { exact: true })).toBeVisible();
   const again = await page.request.post("/v1/renders", { data: { document: { html: "<p>yes</p>" } }, headers: { "x-api-key": secret } });
-  expect(again.status()).toBeLessThan(300);
+  expect(again.status(), await again.text()).toBeLessThan(300);
 
   // An owner who is not a platform administrator: no link, the page refuses (403), and the same
   // server action (its id and body as the administrator's browser sent them) is refused by the server.

@@ -44,7 +44,7 @@ function Pair({ term, value }: { term: string; value: string }) {
   return (
     <div className="flex justify-between gap-3">
       <dt className="text-gray-600">{term}</dt>
-      <dd className="text-gray-900 tabular-nums">{value}</dd>
+      <dd className="text-right whitespace-nowrap text-gray-900 tabular-nums">{value}</dd>
     </div>
   );
 }
