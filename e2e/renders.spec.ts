@@ -80,6 +80,10 @@ test("a render's page shows the request, the timeline and the file to download; 
   const { person, render } = await personWithKey("content_editor");
   const ok = await render({ document: { html: "<h1>Download me</h1>" }, waitMs: 20_000 });
   const failed = await render({ document: { html: "<p>one page</p>" }, format: "png", image: { page: 3 }, waitMs: 20_000 });
+  // A private-use character no font covers: the render succeeds with a font_glyphs_missing warning.
+  const warned = await render({ document: { html: "<p>Mark: \uE000</p>" }, waitMs: 20_000 });
+  expect(warned.state).toBe("succeeded");
+  expect(warned).toMatchObject({ result: { warnings: [{ diagnostic: "font_glyphs_missing" }] } });
   await signIn(page, person.email, person.password);
 
   await page.goto("/renders");
@@ -96,6 +100,13 @@ test("a render's page shows the request, the timeline and the file to download; 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download PDF" }).click()]);
   expect(download.suggestedFilename()).toBe(`${ok.id}.pdf`);
   expect(fs.readFileSync(await download.path()).subarray(0, 5).toString()).toBe("%PDF-");
+
+  await expect(page.getByText(/succeeded with/)).toHaveCount(0);
+  await page.goto(`/renders/${warned.id}`);
+  const warning = page.getByRole("region", { name: "The render succeeded with a warning" });
+  await expect(warning).toContainText("font_glyphs_missing");
+  await expect(warning).toContainText("U+E000");
+  await checkA11y(page);
 
   await page.goto(`/renders/${failed.id}`);
   const error = page.getByRole("alert").filter({ hasText: "The render failed" });

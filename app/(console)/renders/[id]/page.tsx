@@ -122,6 +122,20 @@ export default async function RenderPage({ params }: { params: Promise<{ id: str
               />
             </section>
           )}
+          {render.result?.warnings?.length ? (
+            <section aria-labelledby="render-warnings" className="rounded-lg border border-warning/40 bg-warning-soft p-5">
+              <h2 id="render-warnings" className="flex items-center gap-2 text-base font-semibold text-warning">
+                <TriangleAlert aria-hidden="true" className="size-5" /> The render succeeded with {render.result.warnings.length === 1 ? "a warning" : "warnings"}
+              </h2>
+              <ul className="mt-2 space-y-2 text-sm text-gray-900">
+                {render.result.warnings.map((w) => (
+                  <li key={w.diagnostic + w.message}>
+                    <code className="font-mono text-xs">{w.diagnostic}</code>: {w.message}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
           <Section title="Request">
             <Facts rows={request} />
           </Section>
