@@ -6,6 +6,7 @@ import type { ResolvedSettings } from "../renders/schemas";
 import { loadAssets, type LoadedAssets } from "./assets";
 import { BrowserPool, type Slot } from "./browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "./errors";
+import { drawMargins, hasMargins } from "./margins";
 import { checkPageAssets, checkWait, describeWait, glyphWarnings, pageExpression, type PageReport } from "./page";
 import { blankUrlTitle, countPdfPages, PDF_CREATOR, PDF_PRODUCER, postProcessPdf, rasterize, stampInfo } from "./pdf";
 
@@ -37,20 +38,6 @@ export function imagePixels(s: ResolvedSettings, scale: number) {
   return { width: Math.round(s.widthMm * CSS_PX_PER_MM * scale), height: Math.round(s.heightMm * CSS_PX_PER_MM * scale) };
 }
 const MAX_IMAGE = { width: 4096, height: 8192 };
-
-/**
- * Header and footer HTML with the page-number placeholders of docs/api.md. Chromium draws them in
- * the margins, in their own document without the page's styles; the wrapper gives readable
- * defaults the caller's HTML can override.
- */
-export function marginTemplate(html: string | undefined, settings: ResolvedSettings): string {
-  if (!html) return "<span></span>";
-  const body = html
-    .replaceAll("{{pageNumber}}", '<span class="pageNumber"></span>')
-    .replaceAll("{{totalPages}}", '<span class="totalPages"></span>');
-  const { leftMm, rightMm } = settings.margins;
-  return `<div style="font-size:10px;width:100%;box-sizing:border-box;padding:0 ${rightMm}mm 0 ${leftMm}mm;-webkit-print-color-adjust:exact">${body}</div>`;
-}
 
 /**
  * Renders one document on a warm page under an origin of its own, within the configured limits.
@@ -124,8 +111,8 @@ export async function renderDocument(pool: BrowserPool, job: RenderJob, signal: 
         if (!ok) throw new TransientRenderError("The page could not be reset for the render");
       });
     }
-    const { pdf, report } = await Promise.race([printPdf(slot, job, loaded, progress), stop]);
-    const out = await finish(pdf, job, signal);
+    const { pdf, report, pageCount } = await Promise.race([printPdf(slot, job, loaded, progress), stop]);
+    const out = await finish(pdf, pageCount, job, signal);
     const warnings = report.chars ? await glyphWarnings(report, loaded) : undefined;
     return warnings ? { ...out, warnings } : out;
   } catch (e) {
@@ -165,7 +152,7 @@ type Progress = { awaiting?: string };
  * writes, waits for load, fonts and settings.waitFor, sets the title and reports (page.ts), then
  * one printToPDF (Playwright's page API would add round trips and layers on the hottest path).
  */
-async function printPdf(slot: Slot, job: RenderJob, loaded: LoadedAssets | undefined, progress: Progress): Promise<{ pdf: Uint8Array; report: PageReport }> {
+async function printPdf(slot: Slot, job: RenderJob, loaded: LoadedAssets | undefined, progress: Progress): Promise<{ pdf: Uint8Array; report: PageReport; pageCount: number }> {
   const s = job.settings;
   const c = await cdp(slot);
   await setLocale(slot, c, s.locale);
@@ -194,7 +181,6 @@ async function printPdf(slot: Slot, job: RenderJob, loaded: LoadedAssets | undef
   checkWait(report, s.waitFor);
   if (loaded && (report.images || report.fontError)) await checkPageAssets(report, loaded, session);
   const maxPages = config().RENDER_MAX_PAGES;
-  const displayHeaderFooter = !!(job.header || job.footer);
   const inches = (mm: number) => mm / MM_PER_INCH;
   const pdf = await session.send("Page.printToPDF", {
     paperWidth: inches(s.widthMm),
@@ -204,9 +190,6 @@ async function printPdf(slot: Slot, job: RenderJob, loaded: LoadedAssets | undef
     marginBottom: inches(s.margins.bottomMm),
     marginLeft: inches(s.margins.leftMm),
     printBackground: true,
-    displayHeaderFooter,
-    headerTemplate: displayHeaderFooter ? marginTemplate(job.header, s) : undefined,
-    footerTemplate: displayHeaderFooter ? marginTemplate(job.footer, s) : undefined,
     // why: a PDF is cut one page past the limit, which is enough to tell it is over. An image is
     // printed whole too (layout is of the whole document either way), so its render knows the
     // document's page count: a client showing pages as images learns how many there are.
@@ -216,7 +199,11 @@ async function printPdf(slot: Slot, job: RenderJob, loaded: LoadedAssets | undef
     preferCSSPageSize: false,
     transferMode: "ReturnAsBase64",
   });
-  return { pdf: Buffer.from(pdf.data, "base64"), report };
+  const body = Buffer.from(pdf.data, "base64");
+  const pageCount = countPdfPages(body);
+  // Headers and footers are drawn onto the printed pages (margins.ts), not by Chromium's header template.
+  if (!hasMargins(job) || pageCount > maxPages) return { pdf: body, report, pageCount };
+  return { pdf: await drawMargins(slot, session, job, body, pageCount), report, pageCount };
 }
 
 type SlotCdp = { session: CDPSession; locale: string; userAgent?: string };
@@ -246,9 +233,8 @@ async function setLocale(slot: Slot, c: SlotCdp, locale: string) {
   c.locale = locale;
 }
 
-async function finish(printed: Uint8Array, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
+async function finish(printed: Uint8Array, pageCount: number, job: RenderJob, signal: AbortSignal): Promise<RenderOutput> {
   const cfg = config();
-  const pageCount = countPdfPages(printed);
   if (pageCount > cfg.RENDER_MAX_PAGES) {
     throw new RenderFailure("LIMIT_EXCEEDED", "max_pages", `The document has more than ${cfg.RENDER_MAX_PAGES} pages`);
   }
@@ -284,16 +270,6 @@ function classifyBrowserError(e: unknown, job: RenderJob): Error {
     return job.image
       ? new RenderFailure("RENDER_FAILED", "image_page_missing", `The document has no page ${job.image.page}`)
       : new RenderFailure("RENDER_FAILED", "document_invalid", `pageRanges ${job.pageRanges} selects none of the document's pages`);
-  }
-  // why: Chromium draws the header and footer in a document of their own, where a load from any
-  // address never ends (none reaches the network); it prints only once that document has loaded, so
-  // a header or footer that waits for a stylesheet, font or preload fails every attempt alike.
-  if (/Printing failed/i.test(msg) && (job.header || job.footer)) {
-    return new RenderFailure(
-      "RENDER_FAILED",
-      "document_invalid",
-      "The header or footer could not be drawn: they may load only data: URLs, and a stylesheet, font or preload they link elsewhere never loads",
-    );
   }
   return new TransientRenderError(`The browser failed while rendering: ${msg.split("\n")[0]}`, { cause: e });
 }
