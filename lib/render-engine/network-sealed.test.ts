@@ -187,27 +187,29 @@ describe("network block beyond loopback (sealed browser)", () => {
   });
 
   it("the header and footer reach neither addresses nor names", async () => {
+    // why the frames are small: 22 frames of the default 300 x 150 would push a footer's first line
+    // (it grows upwards from the page's bottom edge) off the page.
     const margin = (label: string) => `<div>${label} kept
       ${HOSTS.map(
         (h) => `<img src="http://${h}/img.png" alt="">
         <span style="display: inline-block; width: 9px; height: 9px; background: url('http://${h}/background.png')"></span>
         <link rel="dns-prefetch" href="//${h}"><link rel="preconnect" href="http://${h}">
-        <iframe src="http://${h}/frame"></iframe><object data="http://${h}/object"></object>`,
+        <iframe src="http://${h}/frame" width="9" height="9"></iframe><object data="http://${h}/object" width="9" height="9"></object>`,
       ).join("\n")}
     </div>`;
-    const waiting = `<span>kept</span>
+    const linking = `<span>linking kept</span>
       <link rel="stylesheet" href="http://169.254.169.254/style.css">
       <style>@import url("http://fence-name.invalid/import.css"); @font-face { font-family: R; src: url("http://fence-name.test/font.woff2"); }</style>
       <span style="font-family: R">font</span>`;
     const { results, net } = await renderSealed([
       { html: "<p>body</p>", header: margin("header"), footer: margin("footer") },
-      { html: "<p>body</p>", header: waiting },
+      { html: "<p>body</p>", header: linking },
     ]);
-    const [drawn, failed] = results;
+    const [drawn, linked] = results;
     expect(drawn).toEqual(expect.stringContaining("header kept"));
     expect(drawn).toEqual(expect.stringContaining("footer kept"));
-    expect(failed).toBeInstanceOf(RenderFailure);
-    expect(failed).toMatchObject({ code: "RENDER_FAILED", diagnostic: "document_invalid" });
+    // What they link elsewhere is refused and they are drawn without it.
+    expect(linked).toEqual(expect.stringContaining("linking kept"));
     expectNothingLeft(net);
     // Nothing of the margins even reached the network stack, WebSockets included.
     expect(net.requests.filter(namesTestHost)).toEqual([]);

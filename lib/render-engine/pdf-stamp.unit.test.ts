@@ -11,7 +11,7 @@ import { PdfShapeError, stampPages, stampWithPdfLib } from "./pdf-stamp";
 async function pdfOf(texts: string[], opts: { size?: [number, number]; objectStreams?: boolean; note?: string; y?: number } = {}): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const [i, text] of texts.entries()) {
+  for (const text of texts) {
     const page = doc.addPage(opts.size ?? [300, 400]);
     page.drawText(text, { x: 20, y: opts.y ?? 300, size: 12, font });
     if (opts.note) page.node.set(PDFName.of("FolioNote"), PDFString.of(opts.note));
