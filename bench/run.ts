@@ -11,12 +11,14 @@
  *   npm run bench -- --quick      fewer renders (a smoke run)
  *   npm run bench -- --cpu        also CPU milliseconds per render of each process group
  *   npm run bench -- --invoice    only the invoice (for iterating on the hot path)
+ *   npm run bench -- --brand      only the brand rows: headers and footers with fonts and a logo
  */
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { measureCpu, treeOf, type Proc } from "./cpu";
 import { benchDatabase } from "./database";
+import { brandedReport, brandFiles, brandTemplate, dataUrl, uploadAsset, type Api } from "./brand";
 import { invoiceHtml, reportHtml, tableTemplateContent, tableTemplateData } from "./documents";
 
 const args = new Set(process.argv.slice(2));
@@ -72,7 +74,7 @@ async function main() {
   const { closeDb } = await import("../lib/db/client");
   const boot = await bootstrap();
   const key = (
-    await createKeyAsSystem(systemCtx(boot.workspace.id, "bench"), "bench", ["render:create", "render:read", "template:read", "template:write", "template:publish"], null)
+    await createKeyAsSystem(systemCtx(boot.workspace.id, "bench"), "bench", ["render:create", "render:read", "template:read", "template:write", "template:publish", "asset:manage"], null)
   ).secret;
   await closeDb();
 
@@ -153,7 +155,8 @@ async function main() {
   };
 
   const results: { doc: string; c: number; raw: Stats; full: Stats; e2e: Stats }[] = [];
-  const plan = [
+  const brandOnly = args.has("--brand");
+  const plan = brandOnly ? [] : [
     { doc: "invoice (1 page)", html: invoiceHtml(1), counts: quick ? [30, 40] : [150, 200], warmup: 10 },
     ...(args.has("--invoice") ? [] : [{ doc: "report (20 pages)", html: reportHtml(1), counts: quick ? [6, 8] : [20, 30], warmup: 3 }]),
   ];
@@ -188,7 +191,70 @@ async function main() {
     const [docStats, templateStats] = [stats(d.latencies, d.seconds), stats(t.latencies, t.seconds)];
     return `\nTable template (500 rows) e2e p50 ${templateStats.p50.toFixed(1)} ms against the same HTML as a document ${docStats.p50.toFixed(1)} ms: ratio ${(templateStats.p50 / docStats.p50).toFixed(2)} (<= 1.3)`;
   };
-  const tableLine = args.has("--invoice") ? undefined : await tableTemplate();
+  const tableLine = args.has("--invoice") || brandOnly ? undefined : await tableTemplate();
+
+  const headers = { "x-api-key": key, "content-type": "application/json" };
+  const call: Api = Object.assign(
+    async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${web.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+    },
+    { baseUrl: web.baseUrl, headers },
+  );
+  /**
+   * The 20-page report with a header (logo and the serif) and a footer (the sans, page N of M)
+   * against the same report without them, one at a time, in alternating blocks. The fonts and the
+   * logo are assets served by the worker when this build has the assets API, else data: URLs.
+   */
+  const headerFooter = async () => {
+    const files = brandFiles();
+    const ids = { sans: await uploadAsset(call, files.sans), serif: await uploadAsset(call, files.serif), logo: await uploadAsset(call, files.logo) };
+    const served = ids.sans !== undefined && ids.serif !== undefined && ids.logo !== undefined;
+    const url = (k: keyof typeof ids) => (served ? `http://assets.invalid/${ids[k]}` : dataUrl(files[k]));
+    const { html, header, footer } = brandedReport({ sans: url("sans"), serif: url("serif"), logo: url("logo") });
+    const assetIds = served ? Object.values(ids) : undefined;
+    const plain = renderThroughApi({ document: { html, assetIds } });
+    const margins = renderThroughApi({ document: { html, header, footer, assetIds } });
+    await warm(3, 1, plain);
+    await warm(3, 1, margins);
+    const runs = { plain: [] as Run[], margins: [] as Run[] };
+    const [blocks, each] = quick ? [2, 4] : [5, 6];
+    for (let b = 0; b < blocks; b++) {
+      runs.plain.push(await measured("report, brand fonts", each, 1, plain));
+      runs.margins.push(await measured("report, brand fonts + header/footer", each, 1, margins));
+    }
+    const merge = (rs: Run[]) => stats(rs.flatMap((r) => r.latencies), rs.reduce((a, r) => a + r.seconds, 0));
+    const [p, m] = [merge(runs.plain), merge(runs.margins)];
+    return (
+      `\nReport (20 pages) with a header and footer in 2 web fonts with a logo (${served ? "assets" : "data: URLs"}): e2e p50 ${m.p50.toFixed(1)} ms ` +
+      `against ${p.p50.toFixed(1)} ms without them: +${((m.p50 / p.p50 - 1) * 100).toFixed(1)}% (<= 15%); throughput ${m.perSecond.toFixed(2)} against ${p.perSecond.toFixed(2)} r/s`
+    );
+  };
+  /**
+   * A template with 2 fonts, a logo and a stylesheet (workspace files and assets, served by the
+   * worker) against the same document sent as plain HTML with the files inlined as data: URLs.
+   */
+  const brandTemplateRow = async () => {
+    const t = await brandTemplate(call, brandFiles(), 30);
+    if ("missing" in t) return `\nBrand template against inlined HTML: not measured, this build lacks ${t.missing}`;
+    const asTemplate = renderThroughApi({ templateVersionId: t.versionId, data: t.data });
+    const asHtml = renderThroughApi({ document: { html: t.html, settings: t.settings } });
+    await warm(5, 1, asTemplate);
+    await warm(5, 1, asHtml);
+    const runs = { template: [] as Run[], html: [] as Run[] };
+    const [blocks, each] = quick ? [2, 10] : [5, 20];
+    for (let b = 0; b < blocks; b++) {
+      runs.template.push(await measured("brand template", each, 1, asTemplate));
+      runs.html.push(await measured("brand as inlined HTML", each, 1, asHtml));
+    }
+    const merge = (rs: Run[]) => stats(rs.flatMap((r) => r.latencies), rs.reduce((a, r) => a + r.seconds, 0));
+    const [tm, ht] = [merge(runs.template), merge(runs.html)];
+    return (
+      `\nTemplate with 2 fonts, a logo and a stylesheet: e2e p50 ${tm.p50.toFixed(1)} ms, ${tm.perSecond.toFixed(2)} r/s; the same as HTML with data: URLs ` +
+      `${ht.p50.toFixed(1)} ms, ${ht.perSecond.toFixed(2)} r/s: throughput ratio ${(tm.perSecond / ht.perSecond).toFixed(2)} (>= 0.85)`
+    );
+  };
+  const brandLines = args.has("--invoice") ? [] : [await headerFooter(), await brandTemplateRow()];
 
   const f = (n: number) => n.toFixed(1).padStart(7);
   console.log("\nFolio benchmark (2 lanes of warm pages for raw; WORKER_CONCURRENCY=2 for the service)");
@@ -200,13 +266,14 @@ async function main() {
     );
   }
   if (tableLine) console.log(tableLine);
+  for (const line of brandLines) console.log(line);
   if (cpu.size) {
     const lines = [...cpu].map(([label, e]) => `${label.padEnd(26)} ${Object.entries(e.ms).map(([k, v]) => `${k} ${(v / e.renders).toFixed(1)}`).join("  ")}`);
     console.log(`\nCPU ms per render:\n${lines.join("\n")}`);
   }
-  const inv2 = results.find((r) => r.doc.startsWith("invoice") && r.c === 2)!;
-  const inv1 = results.find((r) => r.doc.startsWith("invoice") && r.c === 1)!;
-  console.log(
+  const inv2 = results.find((r) => r.doc.startsWith("invoice") && r.c === 2);
+  const inv1 = results.find((r) => r.doc.startsWith("invoice") && r.c === 1);
+  if (inv1 && inv2) console.log(
     `\nTargets: invoice c=2 throughput ratio ${(inv2.e2e.perSecond / inv2.raw.perSecond).toFixed(2)} (>= 0.8 of raw headless shell); ` +
       `invoice c=1 p50 overhead ${(inv1.e2e.p50 - inv1.raw.p50).toFixed(1)} ms (<= 10); ` +
       `invoice c=2 end to end ${inv2.e2e.perSecond.toFixed(1)} r/s against raw full Chromium ${inv2.full.perSecond.toFixed(1)} r/s (x${(inv2.e2e.perSecond / inv2.full.perSecond).toFixed(2)})`,
