@@ -189,6 +189,11 @@ describe("what the document's own CSS and scripts can do to them", () => {
     expect(squash(pdfText(next.bytes))).toMatch(/^next header clean next$/);
   });
 
+  it("a script that breaks the DOM's own methods fails its render as document_invalid, not a retry", async () => {
+    const html = `<p>x</p><script>Element.prototype.append = () => { throw new Error("no append here"); };</script>`;
+    await expect(render({ html, header: "<b>h</b>" })).rejects.toMatchObject({ code: "RENDER_FAILED", diagnostic: "document_invalid", message: expect.stringContaining("no append here") });
+  });
+
   it("their own data: stylesheet, @import and background image load before they are drawn", async () => {
     const css = (rule: string) => `data:text/css,${encodeURIComponent(rule)}`;
     const header = `<link rel="stylesheet" href="${css(".a::before { content: 'styled by link' }")}">

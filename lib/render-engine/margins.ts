@@ -215,7 +215,11 @@ export async function drawMargins(slot: Slot, session: CDPSession, job: MarginsJ
   slot.scripts = false;
   const evaluate = async (expression: string) => {
     const r = await session.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
-    if (r.exceptionDetails) throw new Error(`Drawing the header and footer failed: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    // why the document's failure: the program runs among the document's own globals, which its scripts may have replaced.
+    if (r.exceptionDetails) {
+      const why = (r.exceptionDetails.exception?.description ?? r.exceptionDetails.text).split("\n")[0];
+      throw new RenderFailure("RENDER_FAILED", "document_invalid", `The header and footer could not be drawn: ${why}`);
+    }
   };
   const t0 = performance.now();
   try {
