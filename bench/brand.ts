@@ -89,6 +89,22 @@ export async function uploadAsset(api: Api, f: BrandFile): Promise<string | unde
   return id;
 }
 
+/**
+ * Whether the worker serves a render's assets to its page: a render of the uploaded logo has an
+ * image in its PDF. (The assets API may exist before the worker serves what it stores.)
+ */
+export async function assetsServed(api: Api, logoId: string): Promise<boolean> {
+  const res = await fetch(`${api.baseUrl}/v1/renders`, {
+    method: "POST",
+    headers: api.headers,
+    body: JSON.stringify({ document: { html: `<img src="http://assets.invalid/${logoId}" alt="">`, assetIds: [logoId] }, waitMs: 60_000 }),
+  });
+  const r = (await res.json()) as { state?: string; result?: { downloadUrl: string } };
+  if (r.state !== "succeeded") return false;
+  const pdf = Buffer.from(await (await fetch(r.result!.downloadUrl)).arrayBuffer()).toString("latin1");
+  return /\/Subtype\s*\/Image/.test(pdf);
+}
+
 /** An invoice-like component template in the brand: the logo, a title, and a table of `rows` lines. */
 export function brandTemplateContent(logoAssetId: string) {
   return {
@@ -134,6 +150,7 @@ export function brandTemplateData(rows: number) {
 export async function brandTemplate(api: Api, files: ReturnType<typeof brandFiles>, rows: number) {
   const ids = { sans: await uploadAsset(api, files.sans), serif: await uploadAsset(api, files.serif), logo: await uploadAsset(api, files.logo) };
   if (!ids.sans || !ids.serif || !ids.logo) return { missing: "the assets API" };
+  if (!(await assetsServed(api, ids.logo))) return { missing: "assets served to the page" };
   const folder = await api("POST", "/v1/workspace-folders", { name: `bench-brand-${Date.now()}` });
   if (folder.status !== 201) return { missing: `workspace folders (${folder.status})` };
   const folderId = folder.body.id as string;

@@ -18,7 +18,7 @@ import path from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { measureCpu, treeOf, type Proc } from "./cpu";
 import { benchDatabase } from "./database";
-import { brandedReport, brandFiles, brandTemplate, dataUrl, uploadAsset, type Api } from "./brand";
+import { assetsServed, brandedReport, brandFiles, brandTemplate, dataUrl, uploadAsset, type Api } from "./brand";
 import { invoiceHtml, reportHtml, tableTemplateContent, tableTemplateData } from "./documents";
 
 const args = new Set(process.argv.slice(2));
@@ -209,7 +209,7 @@ async function main() {
   const headerFooter = async () => {
     const files = brandFiles();
     const ids = { sans: await uploadAsset(call, files.sans), serif: await uploadAsset(call, files.serif), logo: await uploadAsset(call, files.logo) };
-    const served = ids.sans !== undefined && ids.serif !== undefined && ids.logo !== undefined;
+    const served = ids.sans !== undefined && ids.serif !== undefined && ids.logo !== undefined && (await assetsServed(call, ids.logo));
     const url = (k: keyof typeof ids) => (served ? `http://assets.invalid/${ids[k]}` : dataUrl(files[k]));
     const { html, header, footer } = brandedReport({ sans: url("sans"), serif: url("serif"), logo: url("logo") });
     const assetIds = served ? Object.values(ids) : undefined;
