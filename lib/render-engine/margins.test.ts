@@ -189,9 +189,20 @@ describe("what the document's own CSS and scripts can do to them", () => {
     expect(squash(pdfText(next.bytes))).toMatch(/^next header clean next$/);
   });
 
+  it("stylesheets anywhere in the document apply: a <link> and a <style> in its body, one added by its script", async () => {
+    const css = (rule: string) => `data:text/css,${encodeURIComponent(rule)}`;
+    const html = `<p>body</p>
+      <div><link rel="stylesheet" href="${css(".from-link::after { content: 'by body link'; }")}"></div>
+      <style>.from-style::after { content: "by body style"; }</style>
+      <script>const s = document.createElement("style"); s.textContent = ".from-script::after { content: 'by script style'; }"; document.head.append(s);</script>`;
+    const out = await render({ html, header: `<span class="from-link"></span> <span class="from-style"></span> <span class="from-script"></span>` });
+    const text = squash(pdfText(out.bytes));
+    for (const t of ["by body link", "by body style", "by script style"]) expect(text).toContain(t);
+  });
+
   it("a script that breaks the DOM's own methods fails its render as document_invalid, not a retry", async () => {
-    const html = `<p>x</p><script>Element.prototype.append = () => { throw new Error("no append here"); };</script>`;
-    await expect(render({ html, header: "<b>h</b>" })).rejects.toMatchObject({ code: "RENDER_FAILED", diagnostic: "document_invalid", message: expect.stringContaining("no append here") });
+    const html = `<p>x</p><script>Element.prototype.replaceWith = () => { throw new Error("no replaceWith here"); };</script>`;
+    await expect(render({ html, header: "<b>h</b>" })).rejects.toMatchObject({ code: "RENDER_FAILED", diagnostic: "document_invalid", message: expect.stringContaining("no replaceWith here") });
   });
 
   it("their own data: stylesheet, @import and background image load before they are drawn", async () => {

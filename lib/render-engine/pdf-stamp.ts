@@ -24,12 +24,9 @@ const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 const isDelim = (c: number) => c === 0x28 || c === 0x29 || c === 0x3c || c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25;
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
-/** A PDF's bytes as a latin1 string: one character per byte, so string offsets are byte offsets. */
+/** Text of PDF syntax (latin1: one character per byte) and a tokenizer over it. */
 class Source {
-  readonly s: string;
-  constructor(readonly bytes: Buffer) {
-    this.s = bytes.toString("latin1");
-  }
+  constructor(readonly s: string) {}
 
   /** Skips whitespace and comments from i. */
   skip(i: number): number {
@@ -178,23 +175,26 @@ type PdfObject = {
   stream?: [number, number];
 };
 
-/** A parsed PDF: where each object is, and the trailer. */
+/**
+ * A parsed PDF: where each object is, and the trailer. Only the parts read are decoded (the
+ * cross-reference sections, and a window around each object read): a body of 2 MB and ten thousand
+ * objects is read in well under a millisecond.
+ */
 class Pdf {
-  readonly src: Source;
-  readonly offsets = new Map<number, number>();
+  /** Cross-reference subsections, newest section first: entries of 20 bytes from `at`. */
+  private readonly sections: { first: number; count: number; at: number }[] = [];
   readonly trailer: Map<string, string>;
   readonly startxref: number;
   readonly size: number;
   private readonly cache = new Map<number, PdfObject>();
 
-  constructor(bytes: Buffer) {
-    this.src = new Source(bytes);
-    const s = this.src.s;
-    const at = s.lastIndexOf("startxref");
+  constructor(readonly bytes: Buffer) {
+    const tail = bytes.toString("latin1", Math.max(0, bytes.length - 1024));
+    const at = tail.lastIndexOf("startxref");
     if (at < 0) throw new PdfShapeError("no startxref");
-    this.startxref = Number(/startxref\s+(\d+)/.exec(s.slice(at, at + 40))?.[1]);
+    this.startxref = Number(/startxref\s+(\d+)/.exec(tail.slice(at, at + 40))?.[1]);
+    if (!Number.isInteger(this.startxref) || this.startxref >= bytes.length) throw new PdfShapeError("bad startxref");
     let trailer: Map<string, string> | undefined;
-    // Newest section first; an object already found keeps its newest offset.
     for (let xref: number | undefined = this.startxref, hops = 0; xref !== undefined; hops++) {
       if (hops > 50) throw new PdfShapeError("cross-reference chain too long");
       const t = this.readXrefSection(xref);
@@ -207,66 +207,92 @@ class Pdf {
     if (!Number.isInteger(this.size)) throw new PdfShapeError("trailer without Size");
   }
 
+  /**
+   * Notes where a classic cross-reference section's subsections are; entries are read when an
+   * object is (a body of ten thousand objects needs a few dozen of them).
+   */
   private readXrefSection(at: number): Map<string, string> {
-    const s = this.src.s;
-    if (!s.startsWith("xref", at)) throw new PdfShapeError("not a classic cross-reference table");
-    let i = this.src.skip(at + 4);
-    const header = /(\d+)\s+(\d+)/y;
-    const entry = /(\d{10})\s(\d{5})\s([nf])/y;
+    if (!Number.isInteger(at) || at < 0 || at >= this.bytes.length) throw new PdfShapeError("bad cross-reference offset");
+    // The section runs to the trailer, which a section of the file's end follows.
+    const end = this.bytes.indexOf("startxref", at, "latin1");
+    const src = new Source(this.bytes.toString("latin1", at, end < 0 ? this.bytes.length : end));
+    const s = src.s;
+    if (!s.startsWith("xref")) throw new PdfShapeError("not a classic cross-reference table");
+    let i = src.skip(4);
+    const header = /(\d+)[ \t]+(\d+)[ \t]*(?:\r\n|\r|\n)/y;
     while (!s.startsWith("trailer", i)) {
       header.lastIndex = i;
       const h = header.exec(s);
-      if (!h) throw new PdfShapeError(`bad cross-reference subsection at ${i}`);
-      const first = Number(h[1]);
+      if (!h) throw new PdfShapeError(`bad cross-reference subsection at ${at + i}`);
       const count = Number(h[2]);
-      i = this.src.skip(header.lastIndex);
-      for (let k = 0; k < count; k++) {
-        entry.lastIndex = i;
-        const e = entry.exec(s);
-        if (!e) throw new PdfShapeError(`bad cross-reference entry at ${i}`);
-        const num = first + k;
-        if (e[3] === "n" && !this.offsets.has(num)) this.offsets.set(num, Number(e[1]));
-        i = this.src.skip(entry.lastIndex);
-      }
+      this.sections.push({ first: Number(h[1]), count, at: at + header.lastIndex });
+      // spec: each entry is exactly 20 bytes, its end of line included.
+      i = src.skip(header.lastIndex + count * 20);
     }
-    const d = this.src.dict(this.src.skip(i + "trailer".length));
+    const d = src.dict(src.skip(i + "trailer".length));
     return new Map([...d.entries].map(([k, [a, b]]) => [k, s.slice(a, b)]));
+  }
+
+  /** The offset of an object in use, from the newest section that lists it. */
+  private offsetOf(num: number): number {
+    for (const sec of this.sections) {
+      if (num < sec.first || num >= sec.first + sec.count) continue;
+      const at = sec.at + (num - sec.first) * 20;
+      const e = /^(\d{10}) (\d{5}) ([nf])[ \r\n]{2}$/.exec(this.bytes.toString("latin1", at, at + 20));
+      if (!e) throw new PdfShapeError(`bad cross-reference entry for object ${num}`);
+      if (e[3] === "n") return Number(e[1]);
+      throw new PdfShapeError(`object ${num} is free`);
+    }
+    throw new PdfShapeError(`object ${num} is not in the file`);
   }
 
   object(num: number): PdfObject {
     const cached = this.cache.get(num);
     if (cached) return cached;
-    const at = this.offsets.get(num);
-    if (at === undefined) throw new PdfShapeError(`object ${num} is not in the file`);
-    const s = this.src.s;
+    const at = this.offsetOf(num);
+    // A window from the object's start, widened until its value (and a stream keyword) fits.
+    for (let size = 2048; ; size *= 4) {
+      const end = Math.min(this.bytes.length, at + size);
+      try {
+        const obj = this.parseObject(num, at, new Source(this.bytes.toString("latin1", at, end)), end === this.bytes.length);
+        this.cache.set(num, obj);
+        return obj;
+      } catch (e) {
+        if (!(e instanceof PdfShapeError) || end === this.bytes.length) throw e;
+      }
+    }
+  }
+
+  private parseObject(num: number, at: number, src: Source, whole: boolean): PdfObject {
+    const s = src.s;
     const head = /(\d+)\s+(\d+)\s+obj/y;
-    head.lastIndex = at;
     const m = head.exec(s);
     if (!m || Number(m[1]) !== num) throw new PdfShapeError(`object ${num} is not at its offset`);
-    const v = this.src.skip(head.lastIndex);
-    const vEnd = this.src.valueEnd(v);
+    const v = src.skip(head.lastIndex);
+    const vEnd = src.valueEnd(v);
     const obj: PdfObject = { num, value: s.slice(v, vEnd) };
-    let j = this.src.skip(vEnd);
+    let j = src.skip(vEnd);
+    if (j + 7 > s.length && !whole) throw new PdfShapeError("window too small");
     if (s.startsWith("stream", j)) {
       j += 6;
       if (s.charCodeAt(j) === 0x0d) j++;
       if (s.charCodeAt(j) === 0x0a) j++;
-      const lengthText = this.src.dict(v).entries.get("Length");
+      const lengthText = src.dict(v).entries.get("Length");
       if (!lengthText) throw new PdfShapeError(`stream ${num} without Length`);
       const lengthValue = s.slice(lengthText[0], lengthText[1]);
       const lengthRef = asRef(lengthValue);
       const length = Number(lengthRef ? this.object(lengthRef.num).value : lengthValue);
-      if (!Number.isInteger(length) || length < 0 || j + length > s.length) throw new PdfShapeError(`stream ${num} has a bad Length`);
-      if (!/^\s*endstream/.test(s.slice(j + length, j + length + 20))) throw new PdfShapeError(`stream ${num} does not end at its Length`);
-      obj.stream = [j, j + length];
+      const start = at + j;
+      if (!Number.isInteger(length) || length < 0 || start + length > this.bytes.length) throw new PdfShapeError(`stream ${num} has a bad Length`);
+      if (!/^\s*endstream/.test(this.bytes.toString("latin1", start + length, start + length + 20))) throw new PdfShapeError(`stream ${num} does not end at its Length`);
+      obj.stream = [start, start + length];
     }
-    this.cache.set(num, obj);
     return obj;
   }
 
   /** The entries of a dictionary given as text (a value of this file). */
   entries(dictText: string): Map<string, string> {
-    const src = new Source(Buffer.from(dictText, "latin1"));
+    const src = new Source(dictText);
     const d = src.dict(0);
     return new Map([...d.entries].map(([k, [a, b]]) => [k, dictText.slice(a, b)]));
   }
@@ -372,7 +398,7 @@ export function stampPages(body: Uint8Array, overlay: Uint8Array, targets?: numb
       const num = pending.pop()!;
       const obj = o.object(num);
       const value = mapRefs(obj.value, newNum);
-      write(renumbered.get(num)!, value, obj.stream ? o.src.bytes.subarray(obj.stream[0], obj.stream[1]) : undefined);
+      write(renumbered.get(num)!, value, obj.stream ? o.bytes.subarray(obj.stream[0], obj.stream[1]) : undefined);
     }
   };
 
@@ -411,7 +437,7 @@ export function stampPages(body: Uint8Array, overlay: Uint8Array, targets?: numb
     if (group) formDict.set("Group", mapRefs(group, newNum));
     for (const [k, v] of form) formDict.set(k, mapRefs(v, newNum));
     const formNum = next++;
-    write(formNum, dictText(formDict), o.src.bytes.subarray(content.stream[0], content.stream[1]));
+    write(formNum, dictText(formDict), o.bytes.subarray(content.stream[0], content.stream[1]));
     copyPending();
 
     // The body page: its content between q and Q, then the drawing; the XObject in its resources.

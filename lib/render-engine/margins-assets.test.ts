@@ -1,0 +1,100 @@
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { uploadAsset } from "@/lib/testing/assets";
+import { createTestWorkspace } from "@/lib/testing/factories";
+import { pdfFonts, pdfImages, pdfText } from "@/lib/testing/pdf";
+import { createRender, download, waitForState } from "@/lib/testing/renders";
+
+// The issue's proof, through the API: a footer in an uploaded font with an uploaded logo, and a
+// header styled by a class of the body's stylesheet, checked in the PDF on every page (embedded
+// font names by pdffonts, one image per page by pdfimages, "Page 2 of 3" by pdftotext).
+
+const fontsDir = path.join(process.cwd(), "node_modules/@fontsource");
+
+/** A one-colour PNG of w x h, so its image is found by size. */
+function png(w: number, h: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type, "latin1"), data])) >>> 0);
+    return Buffer.concat([len, Buffer.from(type, "latin1"), data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3, 0x3c)]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", zlib.deflateSync(Buffer.concat(Array.from({ length: h }, () => row)))),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+async function renderPdf(key: string, body: Record<string, unknown>) {
+  const res = await createRender(key, { waitMs: 20_000, ...body });
+  expect([200, 202], res.text).toContain(res.status);
+  const render = res.status === 200 ? res.body : await waitForState(key, res.body.id, undefined, { timeout: 40_000 });
+  expect(render.state, JSON.stringify(render.error)).toBe("succeeded");
+  const file = await download(render.result.downloadUrl);
+  expect(file.status).toBe(200);
+  return { render, bytes: file.bytes };
+}
+
+const pages = (...texts: string[]) => texts.map((t, i) => `<div style="${i < texts.length - 1 ? "break-after: page" : ""}">${t}</div>`).join("");
+
+describe("a footer in an uploaded font with an uploaded logo", () => {
+  let pdf: Uint8Array;
+  let pageCount: number;
+
+  beforeAll(async () => {
+    const w = await createTestWorkspace();
+    const [sans, serif, logo] = await Promise.all([
+      uploadAsset(w.key, { kind: "font", mediaType: "font/woff2", filename: "inter.woff2", bytes: fs.readFileSync(path.join(fontsDir, "inter/files/inter-latin-400-normal.woff2")) }),
+      uploadAsset(w.key, { kind: "font", mediaType: "font/woff2", filename: "merriweather.woff2", bytes: fs.readFileSync(path.join(fontsDir, "merriweather/files/merriweather-latin-700-normal.woff2")) }),
+      uploadAsset(w.key, { kind: "image", mediaType: "image/png", filename: "logo.png", bytes: png(53, 17) }),
+    ]);
+    const asset = (id: string) => `http://assets.invalid/${id}`;
+    const html = `<!doctype html><html><head><style>
+      @font-face { font-family: "Brand Sans"; src: url("${asset(sans.id)}") format("woff2"); }
+      @font-face { font-family: "Brand Serif"; src: url("${asset(serif.id)}") format("woff2"); font-weight: 700; }
+      .masthead { font-family: "Brand Serif"; font-weight: 700; }
+      .foot { display: flex; justify-content: space-between; align-items: center; font-family: "Brand Sans"; }
+    </style></head><body>${pages("first body", "second body", "third body")}</body></html>`;
+    const { render, bytes } = await renderPdf(w.key, {
+      document: {
+        html,
+        assetIds: [sans.id, serif.id, logo.id],
+        header: `<div class="masthead">Acme Masthead</div>`,
+        footer: `<div class="foot"><img src="${asset(logo.id)}" alt="Acme" style="height: 17px"><span>Page {{pageNumber}} of {{totalPages}}</span></div>`,
+      },
+    });
+    pdf = bytes;
+    pageCount = render.result.pageCount;
+  });
+
+  it("embeds the uploaded fonts: the footer's, and the header's through the body stylesheet's class", () => {
+    expect(pageCount).toBe(3);
+    const fonts = pdfFonts(pdf);
+    expect(fonts.some((f) => /\+Inter-Regular$/.test(f)), fonts.join(", ")).toBe(true);
+    // The body text itself is in the default font: only the header uses the serif.
+    expect(fonts.some((f) => /\+Merriweather/.test(f)), fonts.join(", ")).toBe(true);
+  });
+
+  it("draws the logo on every page", () => {
+    const logos = pdfImages(pdf).filter((i) => i.width === 53 && i.height === 17);
+    expect(logos.map((i) => i.page).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('reads "Page 2 of 3" on page 2, and each page its own number', () => {
+    for (const p of [1, 2, 3]) {
+      const text = pdfText(pdf, p).replace(/\s+/g, " ");
+      expect(text).toContain(`Page ${p} of 3`);
+      expect(text).toContain("Acme Masthead");
+    }
+  });
+});
