@@ -4,10 +4,10 @@
  *
  * Chromium's own header template is a document of its own that loads nothing, so it cannot use a
  * web font, an image or a stylesheet of the page. Instead, once the body is printed, its document
- * (still in the page, with its stylesheets parsed and its fonts loaded) has its content hidden and
- * receives one page-sized box per page, each holding the header and the footer with that page's
- * number. That overlay is printed without margins, and each of its pages is drawn over the body
- * page of the same number (pdf-stamp.ts).
+ * (still in the page, with its stylesheets parsed and its fonts loaded) gets a new body: one
+ * page-sized box per page, each holding the header and the footer with that page's number. That
+ * overlay is printed without margins, and each of its pages is drawn over the body page of the
+ * same number (pdf-stamp.ts).
  */
 import type { CDPSession } from "playwright-core";
 import { config } from "../config";
@@ -45,7 +45,7 @@ export function printedPageNumbers(pageRanges: string | undefined, printed: numb
   return [...selected].sort((x, y) => x - y).slice(0, printed);
 }
 
-/** Whether header or footer show the page count (a placeholder or an element Chromium's way). */
+/** Whether the header or footer shows the page count (the placeholder, or an element of class totalPages). */
 const usesTotalPages = (job: MarginsJob) => /totalPages/.test(`${job.header ?? ""}${job.footer ?? ""}`);
 
 const MM_PER_INCH = 25.4;
