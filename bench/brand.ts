@@ -83,8 +83,9 @@ export async function uploadAsset(api: Api, f: BrandFile): Promise<string | unde
   const res = await api("POST", "/v1/assets", { kind: f.kind, filename: f.name, mediaType: f.mediaType, size: f.bytes.length, sha256 });
   if (res.status === 404) return undefined;
   if (res.status !== 201) throw new Error(`POST /v1/assets: ${res.status} ${JSON.stringify(res.body)}`);
-  const { id, uploadUrl, uploadHeaders } = res.body as { id: string; uploadUrl: string; uploadHeaders: { name: string; value: string }[] };
-  const put = await fetch(uploadUrl, { method: "PUT", headers: Object.fromEntries(uploadHeaders.map((h) => [h.name, h.value])), body: new Uint8Array(f.bytes) });
+  const { id, uploadUrl, uploadHeaders } = res.body as { id: string; uploadUrl: string; uploadHeaders: Record<string, string> | { name: string; value: string }[] };
+  const headers = Array.isArray(uploadHeaders) ? Object.fromEntries(uploadHeaders.map((h) => [h.name, h.value])) : uploadHeaders;
+  const put = await fetch(uploadUrl, { method: "PUT", headers, body: new Uint8Array(f.bytes) });
   if (!put.ok) throw new Error(`upload of ${f.name}: ${put.status} ${await put.text()}`);
   return id;
 }
