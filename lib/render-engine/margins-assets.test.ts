@@ -98,3 +98,18 @@ describe("a footer in an uploaded font with an uploaded logo", () => {
     }
   });
 });
+
+describe("a damaged file only the footer uses", () => {
+  it("fails the render with ASSET_INVALID, as it would in the body", async () => {
+    const w = await createTestWorkspace();
+    // Well-formed enough for the checks before loading; the browser cannot decode it.
+    const svg = await uploadAsset(w.key, { kind: "svg", mediaType: "image/svg+xml", filename: "mark.svg", bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><rect width="10" height="10"></svg>') });
+    const res = await createRender(w.key, {
+      waitMs: 20_000,
+      document: { html: "<p>body</p>", assetIds: [svg.id], footer: `<img src="http://assets.invalid/${svg.id}" alt=""> Page {{pageNumber}}` },
+    });
+    const render = res.status === 200 ? res.body : await waitForState(w.key, res.body.id, undefined, { timeout: 40_000 });
+    expect(render.state).toBe("failed");
+    expect(render.error).toMatchObject({ code: "ASSET_INVALID", diagnostic: "image_invalid", message: `Image ${svg.id} cannot be decoded: it is damaged` });
+  });
+});

@@ -10,11 +10,14 @@
  * same number (pdf-stamp.ts).
  */
 import type { CDPSession } from "playwright-core";
+import { ASSET_ORIGIN } from "../assets/refs";
 import { config } from "../config";
 import { log } from "../log";
 import type { ResolvedSettings } from "../renders/schemas";
 import type { Slot } from "./browser";
 import { RenderFailure } from "./errors";
+import type { LoadedAssets } from "./assets";
+import { checkPageAssets, type PageReport } from "./page";
 import { countPdfPages } from "./pdf";
 import { PdfShapeError, stampPages, stampWithPdfLib } from "./pdf-stamp";
 
@@ -154,9 +157,10 @@ const BUILD = `(async ({ header, footer, pages, total, css }) => {
 /**
  * SETTLE runs under print media: layout starts the loads of the fonts in use; then it waits for
  * them, the images, and the CSS images (backgrounds, list markers, content) of the first page box
- * (all are alike but for their numbers).
+ * (all are alike but for their numbers). It reports as the body's page script does (page.ts):
+ * images of the render's files that did not decode, and whether a web font failed.
  */
-const SETTLE = `(async () => {
+const SETTLE = `(async (prefix) => {
   const doc = document;
   const overlay = doc.querySelector("folio-margins");
   void doc.body.offsetHeight;
@@ -177,7 +181,13 @@ const SETTLE = `(async () => {
   ]);
   void doc.body.offsetHeight;
   await doc.fonts.ready;
-})()`;
+  const out = {};
+  const broken = new Set();
+  for (const i of first.querySelectorAll("img")) if (i.complete && i.naturalWidth === 0 && (i.currentSrc || i.src).startsWith(prefix)) broken.add(i.currentSrc || i.src);
+  if (broken.size) out.images = [...broken];
+  for (const f of doc.fonts) if (f.status === "error") { out.fontError = true; break; }
+  return out;
+})`;
 
 /**
  * Draws the job's header and footer onto the printed body, each page with its number (of the
@@ -185,7 +195,7 @@ const SETTLE = `(async () => {
  * the body was printed there, with the body's document still in it; leaves the page's script
  * setting as it found it.
  */
-export async function drawMargins(slot: Slot, session: CDPSession, job: MarginsJob, body: Uint8Array, printed: number): Promise<Uint8Array> {
+export async function drawMargins(slot: Slot, session: CDPSession, job: MarginsJob, body: Uint8Array, printed: number, loaded?: LoadedAssets): Promise<Uint8Array> {
   const s = job.settings;
   const inches = (mm: number) => mm / MM_PER_INCH;
   const paper = { paperWidth: inches(s.widthMm), paperHeight: inches(s.heightMm), printBackground: true, preferCSSPageSize: false, transferMode: "ReturnAsBase64" as const };
@@ -217,13 +227,14 @@ export async function drawMargins(slot: Slot, session: CDPSession, job: MarginsJ
   const scriptsWere = slot.scripts;
   if (scriptsWere) await session.send("Emulation.setScriptExecutionDisabled", { value: true });
   slot.scripts = false;
-  const evaluate = async (expression: string) => {
+  const evaluate = async (expression: string): Promise<unknown> => {
     const r = await session.send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true });
     // why the document's failure: the program runs among the document's own globals, which its scripts may have replaced.
     if (r.exceptionDetails) {
       const why = (r.exceptionDetails.exception?.description ?? r.exceptionDetails.text).split("\n")[0];
       throw new RenderFailure("RENDER_FAILED", "document_invalid", `The header and footer could not be drawn: ${why}`);
     }
+    return r.result.value;
   };
   let printMedia = false;
   const t0 = performance.now();
@@ -232,7 +243,9 @@ export async function drawMargins(slot: Slot, session: CDPSession, job: MarginsJ
     const t1 = performance.now();
     await session.send("Emulation.setEmulatedMedia", { media: "print" });
     printMedia = true;
-    await evaluate(SETTLE);
+    const report = ((await evaluate(`${SETTLE}(${JSON.stringify(`${ASSET_ORIGIN}/`)})`)) ?? {}) as PageReport;
+    // A damaged file only the header or footer uses fails the render as one the body uses does.
+    if (loaded && (report.images || report.fontError)) await checkPageAssets(report, loaded, session);
     const t2 = performance.now();
     const printedOverlay = await session.send("Page.printToPDF", {
       ...paper,

@@ -203,7 +203,7 @@ async function printPdf(slot: Slot, job: RenderJob, loaded: LoadedAssets | undef
   const pageCount = countPdfPages(body);
   // Headers and footers are drawn onto the printed pages (margins.ts), not by Chromium's header template.
   if (!hasMargins(job) || pageCount > maxPages) return { pdf: body, report, pageCount };
-  return { pdf: await drawMargins(slot, session, job, body, pageCount), report, pageCount };
+  return { pdf: await drawMargins(slot, session, job, body, pageCount, loaded), report, pageCount };
 }
 
 type SlotCdp = { session: CDPSession; locale: string; userAgent?: string };
