@@ -170,7 +170,7 @@ export async function brandTemplate(api: Api, files: ReturnType<typeof brandFile
   const data = brandTemplateData(rows);
   // The document the worker renders, from the Reports API's HTML output, with each file inlined.
   const res = await fetch(`${api.baseUrl}/v1/reports/render`, { method: "POST", headers: api.headers, body: JSON.stringify({ format: "html", template: { name }, data }) });
-  if (!res.ok) return { missing: `the Reports API's HTML (${res.status})` };
+  if (!res.ok) return { missing: `the Reports API's HTML (${res.status} ${await res.text()})` };
   const bySha = new Map(Object.values(files).map((f) => [createHash("sha256").update(f.bytes).digest("hex"), f]));
   const byId = new Map([[ids.sans, files.sans], [ids.serif, files.serif], [ids.logo, files.logo]]);
   const html = (await res.text()).replace(/http:\/\/assets\.invalid\/([A-Za-z0-9_%.-]+)/g, (whole, ref: string) => {

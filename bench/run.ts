@@ -76,6 +76,9 @@ async function main() {
   const key = (
     await createKeyAsSystem(systemCtx(boot.workspace.id, "bench"), "bench", ["render:create", "render:read", "template:read", "template:write", "template:publish", "asset:manage"], null)
   ).secret;
+  // why: the benchmark sends renders far faster than the default allowances admit (60 a minute).
+  const { setLimits } = await import("../lib/workspaces");
+  await setLimits(systemCtx(boot.workspace.id, "bench"), { maxActiveRenders: 100_000, rendersPerMinute: 1_000_000 });
   await closeDb();
 
   const { config } = await import("../lib/config");
