@@ -4,8 +4,10 @@ import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { uploadAsset } from "@/lib/testing/assets";
 import { createTestWorkspace } from "@/lib/testing/factories";
+import { api } from "@/lib/testing/http";
 import { pdfFonts, pdfImages, pdfText } from "@/lib/testing/pdf";
 import { createRender, download, waitForState } from "@/lib/testing/renders";
+import { fontsourceFile, seedAsset, seedAssetFile, seedFolder, seedStylesheet } from "@/lib/testing/template-files";
 
 // The issue's proof, through the API: a footer in an uploaded font with an uploaded logo, and a
 // header styled by a class of the body's stylesheet, checked in the PDF on every page (embedded
@@ -111,5 +113,55 @@ describe("a damaged file only the footer uses", () => {
     const render = res.status === 200 ? res.body : await waitForState(w.key, res.body.id, undefined, { timeout: 40_000 });
     expect(render.state).toBe("failed");
     expect(render.error).toMatchObject({ code: "ASSET_INVALID", diagnostic: "image_invalid", message: `Image ${svg.id} cannot be decoded: it is damaged` });
+  });
+});
+
+describe("a template's header and footer", () => {
+  it("use classes, fonts and images of the template's workspace stylesheet on every page", async () => {
+    const w = await createTestWorkspace();
+    const [serif, logo] = await Promise.all([
+      seedAsset(w, { kind: "font", filename: "serif.woff2", mediaType: "font/woff2", bytes: fontsourceFile("merriweather", "merriweather-latin-700-normal.woff2") }),
+      seedAsset(w, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: png(41, 11) }),
+    ]);
+    const folder = await seedFolder(w, "brand");
+    await seedAssetFile(w, folder, "serif.woff2", serif);
+    await seedAssetFile(w, folder, "logo.png", logo);
+    await seedStylesheet(
+      w,
+      folder,
+      "print.css",
+      `@font-face { font-family: "House Serif"; src: url("serif.woff2"); font-weight: 700; }
+      .house { font-family: "House Serif"; font-weight: 700; }
+      .mark { display: inline-block; width: 41px; height: 11px; background: url("logo.png"); }`,
+    );
+    const content = {
+      composition: {
+        stylesheets: ["print.css"],
+        root: {
+          type: "container",
+          children: [
+            { type: "text", text: "first page", style: { breakAfter: "page" } },
+            { type: "text", text: "second page", style: { breakAfter: "page" } },
+            { type: "text", text: "third page" },
+          ],
+        },
+        header: `<div class="house">{{company}}</div>`,
+        footer: `<div><span class="mark"></span> Page {{pageNumber}} of {{totalPages}}</div>`,
+      },
+    };
+    const created = await api("/v1/templates", { key: w.key, body: { name: "Letter", folderId: folder, content } });
+    expect(created.status, created.text).toBe(201);
+    const published = await api(`/v1/templates/${created.body.id}/versions`, { key: w.key, body: { expectedRevision: 1 } });
+    expect(published.status, published.text).toBe(201);
+    const { bytes } = await renderPdf(w.key, { templateVersionId: published.body.id, data: { company: "Acme Letterhead" } });
+    // The body's text is in the default font: the serif is the header's, through the class.
+    expect(pdfFonts(bytes).some((f) => /\+Merriweather/.test(f))).toBe(true);
+    // The stylesheet's image, by its path in the folder, in the footer of every page.
+    expect(pdfImages(bytes).filter((i) => i.width === 41 && i.height === 11).map((i) => i.page).sort()).toEqual([1, 2, 3]);
+    for (const p of [1, 2, 3]) {
+      const text = pdfText(bytes, p).replace(/\s+/g, " ");
+      expect(text).toContain("Acme Letterhead");
+      expect(text).toContain(`Page ${p} of 3`);
+    }
   });
 });
