@@ -297,6 +297,7 @@ describe("DELETE /v1/workspace-files/{id} and GET …/usages", () => {
     const brand = await newFolder(w, "brand");
     const letters = await newFolder(w, "letters", brand.id);
     const css = await newTextFile(w, "print.css", ".a{}", brand.id);
+    await newTextFile(w, "other.css", ".b{}"); // at the root: Letter's first stylesheet resolves, so it can be published
     const inBrand = await template(w, "Invoice", ["print.css"], brand.id);
     const atRoot = await template(w, "Letter", ["other.css", "/brand/PRINT.css"]);
     const below = await template(w, "Reminder", ["../print.css"], letters.id);
