@@ -122,7 +122,7 @@ test("a member uploads by picker and by drop, previews an image and a font, is r
   // The unused font goes.
   await fontRow.getByRole("button", { name: "Delete Inter.woff2" }).click();
   await page.getByRole("alertdialog", { name: "Delete “Inter.woff2”?" }).getByRole("button", { name: "Delete asset" }).click();
-  await expect(page.getByText("“Inter.woff2” deleted")).toBeVisible();
+  await expect(page.getByText("“Inter.woff2” deleted", { exact: true })).toBeVisible();
   await expect(fontRow).toHaveCount(0);
   const list = await fetch(`${baseURL()}/v1/assets?kind=font`, { headers: { "x-api-key": key.secret } });
   expect(((await list.json()) as { items: unknown[] }).items).toEqual([]);
