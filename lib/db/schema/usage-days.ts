@@ -13,6 +13,10 @@ export const usageDays = pgTable(
     pages: bigint("pages", { mode: "number" }).notNull().default(0),
     /** Bytes of succeeded renders' files. */
     outputBytes: bigint("output_bytes", { mode: "number" }).notNull().default(0),
+    /** Beyond the spec: how many of the day's ended renders were test renders (any state; included in the three counters above). */
+    testRenders: integer("test_renders").notNull().default(0),
+    /** Beyond the spec: pages of succeeded test renders (included in pages). */
+    testPages: bigint("test_pages", { mode: "number" }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.day] })],
 );
