@@ -105,11 +105,15 @@ export async function prepareRender(
 ): Promise<PreparedRender> {
   const prepared = await request.prepare();
   const destination = request.destination && (await resolveRenderDestination(ex, ctx, request.destination, id, extensions[request.format], destinationPath));
+  // spec: Monthly documents: while the workspace has a monthly document allowance, every preview
+  // is a watermarked test render, so trying a draft never uses up documents (images of a draft
+  // too: they are pictures of its PDF; docs/api.md).
+  const test = request.test || (prepared.source === "preview" && (await repo.hasDocumentAllowance(ex, ctx.workspaceId)));
   return {
     row: {
       id,
       workspaceId: ctx.workspaceId,
-      test: request.test,
+      test,
       source: prepared.source,
       format: request.format,
       templateId: prepared.templateId,

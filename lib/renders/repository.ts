@@ -1,11 +1,17 @@
 import { and, desc, eq, exists, inArray, lt, not, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
-import { batches, renders, type RenderRow } from "../db/schema";
+import { batches, renders, workspaces, type RenderRow } from "../db/schema";
 import type { Cursor } from "../paging";
 import type { RenderFilter } from "./schemas";
 
 const ENDED = ["succeeded", "failed", "cancelled"] as const;
+
+/** Whether the workspace has a monthly document allowance (documentsPerMonth set). */
+export async function hasDocumentAllowance(ex: Executor, workspaceId: string): Promise<boolean> {
+  const [w] = await ex.select({ documentsPerMonth: workspaces.documentsPerMonth }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  return w?.documentsPerMonth != null;
+}
 
 export async function findRender(ex: Executor, workspaceId: string, id: string): Promise<RenderRow | undefined> {
   const [r] = await ex.select().from(renders).where(and(eq(renders.workspaceId, workspaceId), eq(renders.id, id)));

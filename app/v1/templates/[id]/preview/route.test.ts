@@ -1,4 +1,7 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
+import { db } from "@/lib/db/client";
+import { workspaces } from "@/lib/db/schema";
 import type { Scope } from "@/lib/auth/scopes";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError, type ApiResponse } from "@/lib/testing/http";
@@ -72,6 +75,30 @@ describe("POST /v1/templates/{id}/preview", () => {
     const render = await api(`/v1/renders/${renderId}`, { key: w.key });
     expect(render.body).toMatchObject({ id: renderId, source: "preview", format: "pdf", state: "succeeded", templateId: id });
     expect(render.body).not.toHaveProperty("templateVersionId");
+    expect(render.body.test).toBe(false);
+    expect(pdfText(res.bytes, 1, { raw: true }).replace(/\s+/g, "")).not.toContain("TEST");
+  });
+
+  it("while the workspace has a monthly document allowance, is a watermarked test render that uses none of it", async () => {
+    const w = await createTestWorkspace();
+    const id = await createTemplate(w);
+    await db().update(workspaces).set({ documentsPerMonth: 1 }).where(eq(workspaces.id, w.id));
+
+    const [pdf, png] = await Promise.all([preview(w.key, id, { data: DATA }), preview(w.key, id, { data: DATA, format: "png" })]);
+    expect(pdf.status, pdf.text.slice(0, 300)).toBe(200);
+    expect(png.status, png.text.slice(0, 300)).toBe(200);
+    expect(pdfText(pdf.bytes, 1, { raw: true }).replace(/\s+/g, "")).toContain("TEST");
+    const viaRenders = await api("/v1/renders", { key: w.key, body: { preview: { templateId: id, data: DATA }, waitMs: 20_000 } });
+    expect(viaRenders.status, viaRenders.text).toBe(200);
+    for (const renderId of [pdf.headers.get("x-render-id"), png.headers.get("x-render-id"), viaRenders.body.id]) {
+      expect((await api(`/v1/renders/${renderId}`, { key: w.key })).body).toMatchObject({ source: "preview", test: true });
+    }
+    const limits = await api("/v1/render-limits", { key: w.key });
+    expect(limits.body).toMatchObject({ documentsPerMonth: 1, documentsThisMonth: 0, testRendersToday: 3 });
+    // The one document of the month is still there for a real render.
+    const real = await api("/v1/renders", { key: w.key, body: { document: { html: "<p>real</p>" } } });
+    expect(real.status, real.text).toBeLessThan(300);
+    expect(real.body.test).toBe(false);
   });
 
   it("answers a PNG and sandboxed HTML; the body's locale changes the formats", async () => {
