@@ -9,7 +9,7 @@ import { drain } from "@/lib/jobs/drain";
 import { flushLogs, log } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
-import { LEASE_MS, reapAbandonedRenders, renewLeases, watchCancellations } from "@/lib/renders/processing";
+import { LEASE_MS, reapAbandonedRenders, renewLeases, settleUploads, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL } from "@/lib/renders/processing";
 import { handleBlobDeletion } from "./jobs/blob-deletion";
 import { handleFileDeletion } from "./jobs/file-deletion";
@@ -80,7 +80,7 @@ async function main() {
       process.exit(1);
     }, cfg.RENDER_TIMEOUT_MS + 15_000).unref();
     webhookDispatcher.stop(); // pg-boss stops below; due deliveries wait for the next worker
-    await Promise.all([renders.stop(), webhookPool.stop()]); // lets running renders and attempts finish
+    await Promise.all([renders.stop().then(settleUploads), webhookPool.stop()]); // lets running renders, their uploads and attempts finish
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
     timers.forEach(clearInterval);
     health?.close();

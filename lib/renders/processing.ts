@@ -6,7 +6,8 @@ import type { RenderErrorRecord } from "../db/schema";
 import { fileStore } from "../files/store";
 import type { BrowserPool } from "../render-engine/browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "../render-engine/errors";
-import { renderDocument } from "../render-engine/render";
+import { renderDocument, type RenderOutput } from "../render-engine/render";
+import { log } from "../log";
 import { logAttempt, logTakenBack, type Phases } from "./attempt-log";
 import { onRenderStopped } from "./events";
 import { deleteFilesLater, renderFileKey } from "./files";
@@ -50,6 +51,10 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
   const controller = new AbortController();
   inflight.set(row.id, controller);
   const timer = setTimeout(() => controller.abort("timeout"), config().RENDER_TIMEOUT_MS);
+  const close = () => {
+    clearTimeout(timer);
+    inflight.delete(row.id);
+  };
   const started = performance.now();
   const ms: Phases = { queued: row.queuedMs };
   /** Runs one phase of the attempt and records its milliseconds. */
@@ -61,12 +66,27 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
       ms[phase] = Math.round(performance.now() - t);
     }
   };
-  /** Ends this attempt, claiming the next render unless the worker is stopping. */
-  const end = async (final: Parameters<typeof statements.endAttempt>[3]) => {
-    const lease = keepClaiming() ? LEASE_MS : undefined;
+  /** Ends this attempt, claiming the next render when `claim` and the worker is not stopping. */
+  const end = async (final: Parameters<typeof statements.endAttempt>[3], claim = true) => {
+    const lease = claim && keepClaiming() ? LEASE_MS : undefined;
     const { ended, next } = await timed("end", () => statements.endAttempt(db(), row.id, row.attempts, final, lease));
     return { ended, after: lease === undefined ? ("queue not read" as const) : (next ?? ("queue empty" as const)) };
   };
+  /** Stores the file where it goes and ends the attempt as succeeded. */
+  const succeed = async (out: RenderOutput, claim: boolean): Promise<After> => {
+    // spec: Render destination > keepCopy: false keeps no service copy.
+    const fileKey = row.keepCopy ? renderFileKey(row, row.attempts) : null;
+    if (row.destinationId === null) await timed("store", () => fileStore().put(fileKey!, out.bytes, contentTypes[row.format]));
+    else await deliverToDestination(row, out.bytes, fileKey, controller.signal, timed);
+    const { ended, after } = await end(
+      { state: "succeeded", pageCount: out.pageCount, outputBytes: out.bytes.byteLength, durationMs: Math.round(performance.now() - started), fileKey, warnings: out.warnings },
+      claim,
+    );
+    if (!ended && fileKey) await fileStore().delete([fileKey]); // cancelled while it was being stored
+    logAttempt(row, ended ? { state: "succeeded" } : { state: "stopped" }, ms);
+    return after;
+  };
+  let detached = false;
   try {
     const document = CallerDocument.parse(row.payload?.document);
     const out = await timed("render", () =>
@@ -88,27 +108,43 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
         controller.signal,
       ),
     );
-    // spec: Render destination > keepCopy: false keeps no service copy.
-    const fileKey = row.keepCopy ? renderFileKey(row, row.attempts) : null;
-    if (row.destinationId === null) await timed("store", () => fileStore().put(fileKey!, out.bytes, contentTypes[row.format]));
-    else await deliverToDestination(row, out.bytes, fileKey, controller.signal, timed);
-    const { ended, after } = await end({
-      state: "succeeded",
-      pageCount: out.pageCount,
-      outputBytes: out.bytes.byteLength,
-      durationMs: Math.round(performance.now() - started),
-      fileKey,
-      warnings: out.warnings,
-    });
-    if (!ended && fileKey) await fileStore().delete([fileKey]); // cancelled while it was being stored
-    logAttempt(row, ended ? { state: "succeeded" } : { state: "stopped" }, ms);
-    return after;
+    if (row.destinationId === null) return await succeed(out, true);
+    // why detached: the upload waits on the caller's object store, which may be slow or down; the
+    // render slot (a browser page) goes on to the next render meanwhile, so an outage of one
+    // workspace's store never holds up other workspaces' renders. The render's time limit and
+    // lease still run until the upload ends.
+    detached = true;
+    await detach(() =>
+      succeed(out, false)
+        .catch((e: unknown) => recordFailure(row, e, (final) => end(final, false), ms))
+        .catch((err: unknown) => log().error({ err, renderId: row.id }, "ending a render after its upload failed"))
+        .finally(close),
+    );
+    return "queue not read";
   } catch (e) {
     return await recordFailure(row, e, end, ms);
   } finally {
-    clearTimeout(timer);
-    inflight.delete(row.id);
+    if (!detached) close();
   }
+}
+
+/** Uploads to storage destinations in flight on this worker, outside the render slots. */
+const uploads = new Set<Promise<unknown>>();
+/**
+ * At most this many at once; a slot that would start one more waits for one to end. Each holds its
+ * file in memory; one workspace cannot reach the bound alone unless its maxActiveRenders is above it.
+ */
+export const MAX_DETACHED_UPLOADS = 32;
+
+async function detach(work: () => Promise<unknown>): Promise<void> {
+  while (uploads.size >= MAX_DETACHED_UPLOADS) await Promise.race(uploads);
+  const p = work().finally(() => uploads.delete(p));
+  uploads.add(p);
+}
+
+/** Waits for the uploads in flight to end (the worker's graceful stop, after its slots stopped). */
+export async function settleUploads(): Promise<void> {
+  while (uploads.size > 0) await Promise.allSettled([...uploads]);
 }
 
 /**

@@ -68,14 +68,17 @@ describe("usage counting", () => {
     }
 
     // Expected rows: per UTC day of finishedAt (normally one day; two around midnight UTC).
-    const expected = new Map<string, { rendersSucceeded: number; rendersFailed: number; rendersCancelled: number; pages: number; outputBytes: number }>();
+    const expected = new Map<string, { rendersSucceeded: number; rendersFailed: number; rendersCancelled: number; pages: number; outputBytes: number; testRenders: number; testPages: number }>();
     for (const e of ended) {
       const day = new Date(e.finishedAt).toISOString().slice(0, 10);
-      const d = expected.get(day) ?? { rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0 };
+      const d = expected.get(day) ?? { rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0, testRenders: 0, testPages: 0 };
+      // Test renders count like the others, and again apart.
+      if (e.id === three.body.id) d.testRenders++;
       if (e.state === "succeeded") {
         d.rendersSucceeded++;
         d.pages += e.result!.pageCount;
         d.outputBytes += e.result!.outputBytes;
+        if (e.id === three.body.id) d.testPages += e.result!.pageCount;
       } else if (e.state === "failed") d.rendersFailed++;
       else d.rendersCancelled++;
       expected.set(day, d);
@@ -118,6 +121,8 @@ describe("usage counting", () => {
         rendersCancelled: 0,
         pages: 1,
         outputBytes: r.body.result.outputBytes,
+        testRenders: 0,
+        testPages: 0,
       },
     ]);
   });

@@ -3,6 +3,7 @@
  * destination_upload_failed), against a real s3rver and a scripted S3-speaking server on loopback,
  * through the shared test server and its worker.
  */
+import os from "node:os";
 import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawSql } from "@/lib/db/client";
@@ -147,6 +148,29 @@ describe("POST /v1/renders with a destination", () => {
     const sent = scripted.requests.filter(isRenderPut(prefix));
     expect(sent.map((r) => r.key)).toEqual([`${prefix}/${res.body.id}.pdf`, `${prefix}/${res.body.id}.pdf`]);
     expect(sent[1]!.bytes).toBe(res.body.result.outputBytes);
+  });
+
+  it("an object store that does not answer holds no render slot: other workspaces' renders go on meanwhile", { timeout: 90_000 }, async () => {
+    const w = await createTestWorkspace();
+    const prefix = uniquePrefix();
+    await scriptedDestination(w, "Stalled", prefix);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    scripted.script = (r) => (isRenderPut(prefix)(r) ? { status: 200, hold: held } : undefined);
+    // More stalled uploads than the worker has render slots (WORKER_CONCURRENCY: the machine's cores).
+    const n = os.availableParallelism() + 2;
+    const stalled = await Promise.all(Array.from({ length: n }, (_, i) => createRender(w.key, { document: { html: `<p>stalled ${i}</p>` }, destination: { name: "Stalled" } })));
+    try {
+      await expect.poll(() => scripted.requests.filter(isRenderPut(prefix)).length, { timeout: 20_000 }).toBe(n);
+      const other = await createTestWorkspace();
+      const res = await createRender(other.key, { document: { html: "<p>not held up</p>" }, waitMs: 15_000 });
+      expect(res.body.state, res.text).toBe("succeeded");
+      for (const s of stalled) expect((await api(`/v1/renders/${s.body.id}`, { key: w.key })).body.state).toBe("processing");
+    } finally {
+      release();
+    }
+    for (const s of stalled) expect((await waitForState(w.key, s.body.id, ["succeeded", "failed"], { timeout: 30_000 })).state).toBe("succeeded");
+    expect(scripted.requests.filter(isRenderPut(prefix))).toHaveLength(n);
   });
 
   it("fails at once with destination_upload_failed naming the cause when the store refuses the key", { timeout: 60_000 }, async () => {
