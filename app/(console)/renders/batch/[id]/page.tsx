@@ -92,8 +92,10 @@ export default async function BatchPage({ params }: { params: Promise<{ id: stri
         <THead>
           <TRow>
             <TH className="text-right">Item</TH>
-            <TH>Render</TH>
+            {/* why State before Render: at 390 px the table scrolls sideways, and the state is what
+                a person watching the batch reads first; the long render ID can go off the edge. */}
             <TH>State</TH>
+            <TH>Render</TH>
             <TH>Output</TH>
             <TH>Test</TH>
             <TH>Updated</TH>
@@ -104,12 +106,12 @@ export default async function BatchPage({ params }: { params: Promise<{ id: stri
             <TRow key={item.id}>
               <TCell className="text-right tabular-nums">{item.index}</TCell>
               <TCell>
+                <RenderStateBadge state={item.state} />
+              </TCell>
+              <TCell>
                 <Link href={`/renders/${item.id}`} className="font-mono text-xs font-medium text-accent underline-offset-2 hover:underline">
                   {item.id}
                 </Link>
-              </TCell>
-              <TCell>
-                <RenderStateBadge state={item.state} />
               </TCell>
               <TCell className="uppercase">{formats[item.id] ?? "pdf"}</TCell>
               <TCell>{item.test ? <Badge tone="warning">Test</Badge> : <span className="sr-only">No</span>}</TCell>
