@@ -153,7 +153,9 @@ describe("platform administration", () => {
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ id: w.id, suspended: false, limits: { maxActiveRenders: 3, documentsPerMonth: 50 } });
     expect((await api("/v1/render-limits", { key: w.key })).body).toMatchObject({ maxActiveRenders: 3, documentsPerMonth: 50 });
-    expectError(await api(`/v1/platform/workspaces/${w.id}`, { method: "PATCH", cookie: admin.cookie, body: { maxActiveRenders: 0 } }), 400, "BAD_REQUEST");
+    const tooFew = expectError(await api(`/v1/platform/workspaces/${w.id}`, { method: "PATCH", cookie: admin.cookie, body: { maxActiveRenders: 0 } }), 400, "BAD_REQUEST");
+    expect(tooFew.message).toBe("maxActiveRenders: must be a whole number from 1 to 100,000");
+    expect(tooFew.details).toEqual([{ path: "maxActiveRenders", message: "must be a whole number from 1 to 100,000" }]);
     expectError(await api(`/v1/platform/workspaces/ws_doesnotexist`, { method: "PATCH", cookie: admin.cookie, body: { suspended: true } }), 404, "NOT_FOUND");
 
     const member = await w.signIn("owner");

@@ -82,13 +82,23 @@ export async function setSuspended(ctx: Ctx, suspended: boolean): Promise<Worksp
   });
 }
 
+/**
+ * A whole-number allowance from `min` to `max`. Every way a value can miss (not a number, not
+ * whole, out of range) gets the one message naming the bounds: the API's details[] and the
+ * platform page's field both show it, so people read the rule rather than zod's wording.
+ */
+function allowance(min: number, max: number, unit = "") {
+  const error = `must be a whole number${unit} from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
 export const LimitsInput = z.strictObject({
-  maxActiveRenders: z.number().int().min(1).max(100_000).optional(),
-  rendersPerMinute: z.number().int().min(1).max(1_000_000).optional(),
-  documentsPerMonth: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
-  maxStorageBytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional(),
-  testRendersPerDay: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
-  templateConversionsPerMonth: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
+  maxActiveRenders: allowance(1, 100_000).optional(),
+  rendersPerMinute: allowance(1, 1_000_000).optional(),
+  documentsPerMonth: allowance(0, 1_000_000_000).nullable().optional(),
+  maxStorageBytes: allowance(0, Number.MAX_SAFE_INTEGER, " of bytes").nullable().optional(),
+  testRendersPerDay: allowance(0, 1_000_000_000).nullable().optional(),
+  templateConversionsPerMonth: allowance(0, 1_000_000_000).nullable().optional(),
 });
 export type LimitsInput = z.infer<typeof LimitsInput>;
 
