@@ -1,41 +1,29 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
-import { GetObjectCommand, HeadObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEnvironment, ENVIRONMENT_OWNER, type Environment } from "@/lib/testing/environment";
 import { putRaw, registerAsset, sha256Hex, type NewAsset } from "@/lib/testing/assets";
 import { signIn } from "@/lib/testing/factories";
 import { api } from "@/lib/testing/http";
-
-// s3rver ships no types; only these members are used.
-type S3rverServer = { run(): Promise<{ address: string; port: number }>; close(): Promise<void> };
-type S3rverOptions = { port: number; address: string; silent: boolean; directory: string; configureBuckets: { name: string }[] };
-const S3rver = createRequire(import.meta.url)("s3rver") as new (options: S3rverOptions) => S3rverServer;
+import { S3RVER_KEYS, startS3rver, type TestS3 } from "@/lib/testing/s3";
 
 const BUCKET = "folio-assets";
-let s3dir: string;
-let s3server: S3rverServer | undefined;
-let s3: S3Client;
+let s3: TestS3;
 let env: Environment;
 let key: string;
 let sql: postgres.Sql;
 
 beforeAll(async () => {
-  s3dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-s3rver-"));
-  s3server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: s3dir, configureBuckets: [{ name: BUCKET }] });
-  const { port } = await s3server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
-  s3 = new S3Client({ region: "us-east-1", endpoint, forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+  s3 = await startS3rver([BUCKET]);
   env = await startEnvironment({
     FILE_STORE: "s3",
-    FILE_STORE_S3_ENDPOINT: endpoint,
+    FILE_STORE_S3_ENDPOINT: s3.endpoint,
     FILE_STORE_S3_BUCKET: BUCKET,
-    FILE_STORE_S3_ACCESS_KEY_ID: "S3RVER",
-    FILE_STORE_S3_SECRET_ACCESS_KEY: "S3RVER",
+    FILE_STORE_S3_ACCESS_KEY_ID: S3RVER_KEYS.accessKeyId,
+    FILE_STORE_S3_SECRET_ACCESS_KEY: S3RVER_KEYS.secretAccessKey,
     FILE_STORE_S3_FORCE_PATH_STYLE: "true",
     FILE_STORE_S3_REGION: "us-east-1",
   });
@@ -49,16 +37,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await sql?.end({ timeout: 5 });
   await env?.stop();
-  s3?.destroy();
-  await s3server?.close();
-  fs.rmSync(s3dir, { recursive: true, force: true });
+  await s3?.stop();
 });
 
 const opts = () => ({ baseUrl: env.baseUrl });
 
 const objectExists = async (k: string) => {
   try {
-    await s3.send(new HeadObjectCommand({ Bucket: BUCKET, Key: k }));
+    await s3.client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: k }));
     return true;
   } catch (e) {
     if ((e as { name?: string }).name === "NotFound") return false;
@@ -81,7 +67,7 @@ describe("assets on the S3 file store", () => {
     const got = await api(`/v1/assets/${reg.body.id}`, { ...opts(), key });
     const objectKey = await keyOf(reg.body.id);
     expect(objectKey).toMatch(new RegExp(`^assets/ws_[0-9A-Za-z]+/${sha256Hex(a.bytes)}$`));
-    const obj = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: objectKey }));
+    const obj = await s3.client.send(new GetObjectCommand({ Bucket: BUCKET, Key: objectKey }));
     expect(Buffer.from(await obj.Body!.transformToByteArray()).equals(Buffer.from(a.bytes))).toBe(true);
     expect(obj.ContentType).toBe("font/woff2");
 
