@@ -9,6 +9,7 @@ import { formatTime } from "@/components/format";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
+import { IconAction, RowActions } from "@/components/ui/row-actions";
 import { useToast } from "@/components/ui/toast";
 import type { ActionResult } from "@/lib/console/action";
 import type { ApiKey } from "@/lib/keys/schemas";
@@ -38,14 +39,10 @@ export function KeyActions({ apiKey: k, publicUrl, rotate, revoke, remove }: Key
   };
 
   return (
-    <div className="flex justify-end gap-1">
+    <RowActions>
       {canRotate && (
         <ConfirmDialog
-          trigger={
-            <Button variant="ghost" size="icon" aria-label={`Rotate ${k.name}`} title="Rotate">
-              <RefreshCw aria-hidden="true" className="size-4" />
-            </Button>
-          }
+          trigger={<IconAction icon={RefreshCw} label={`Rotate ${k.name}`} title="Rotate" />}
           title={`Rotate “${k.name}”?`}
           text="Folio makes a new key with the same name, scopes and lifetime and shows its secret once. The old secret keeps working for 15 minutes, or until its own expiry if that is sooner, so programs can switch over; then it stops."
           confirmLabel="Rotate key"
@@ -57,11 +54,7 @@ export function KeyActions({ apiKey: k, publicUrl, rotate, revoke, remove }: Key
       )}
       {active && (
         <ConfirmDialog
-          trigger={
-            <Button variant="ghost" size="icon" aria-label={`Revoke ${k.name}`} title="Revoke">
-              <Ban aria-hidden="true" className="size-4" />
-            </Button>
-          }
+          trigger={<IconAction icon={Ban} label={`Revoke ${k.name}`} title="Revoke" />}
           title={`Revoke “${k.name}”?`}
           text={
             k.setByServer
@@ -75,11 +68,7 @@ export function KeyActions({ apiKey: k, publicUrl, rotate, revoke, remove }: Key
       )}
       {!k.setByServer && (
         <ConfirmDialog
-          trigger={
-            <Button variant="ghost" size="icon" aria-label={`Delete ${k.name}`} title="Delete" className="text-danger hover:text-danger">
-              <Trash2 aria-hidden="true" className="size-4" />
-            </Button>
-          }
+          trigger={<IconAction icon={Trash2} label={`Delete ${k.name}`} title="Delete" danger />}
           title={`Delete “${k.name}”?`}
           text={`The key leaves this list${active ? " and stops working within about a second" : ""}. Its audit history stays. This cannot be undone.`}
           confirmLabel="Delete key"
@@ -113,6 +102,6 @@ export function KeyActions({ apiKey: k, publicUrl, rotate, revoke, remove }: Key
           </>
         )}
       </Dialog>
-    </div>
+    </RowActions>
   );
 }

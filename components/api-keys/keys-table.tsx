@@ -2,6 +2,7 @@
 import { DateTime } from "@/components/date-time";
 import { formatTime } from "@/components/format";
 import { Badge } from "@/components/ui/badge";
+import { ActionsHead } from "@/components/ui/row-actions";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { scopes as allScopes } from "@/lib/auth/scopes";
 import type { ApiKey } from "@/lib/keys/schemas";
@@ -38,9 +39,7 @@ export function KeysTable({ items, actions }: { items: readonly ApiKey[]; action
           <TH>Created</TH>
           <TH>Last used</TH>
           <TH>Expires</TH>
-          <TH>
-            <span className="sr-only">Actions</span>
-          </TH>
+          <ActionsHead />
         </TRow>
       </THead>
       <TBody>

@@ -5,9 +5,9 @@
 import { Eye, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog } from "@/components/ui/dialog";
+import { IconAction, RowActions } from "@/components/ui/row-actions";
 import { Spinner } from "@/components/ui/spinner";
 import { useToast } from "@/components/ui/toast";
 import type { Asset } from "@/lib/assets/schemas";
@@ -93,7 +93,7 @@ export function AssetActions({ asset, link, remove }: AssetActionsProps) {
   const [refusal, setRefusal] = useState<ActionError>();
 
   return (
-    <div className="flex justify-end gap-1">
+    <RowActions>
       {canPreview(asset) && (
         <Dialog
           open={previewing}
@@ -101,21 +101,13 @@ export function AssetActions({ asset, link, remove }: AssetActionsProps) {
           title={asset.filename}
           description={asset.kind === "font" ? "A sample line set in this font." : undefined}
           className="max-w-2xl"
-          trigger={
-            <Button variant="ghost" size="icon" aria-label={`Preview ${asset.filename}`} title="Preview">
-              <Eye aria-hidden="true" className="size-4" />
-            </Button>
-          }
+          trigger={<IconAction icon={Eye} label={`Preview ${asset.filename}`} title="Preview" />}
         >
           {previewing && <Preview asset={asset} link={link} />}
         </Dialog>
       )}
       <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="icon" aria-label={`Delete ${asset.filename}`} title="Delete" className="text-danger hover:text-danger">
-            <Trash2 aria-hidden="true" className="size-4" />
-          </Button>
-        }
+        trigger={<IconAction icon={Trash2} label={`Delete ${asset.filename}`} title="Delete" danger />}
         onOpenChange={(open) => !open && setRefusal(undefined)}
         title={`Delete “${asset.filename}”?`}
         text="Renders and templates can no longer use it; published template versions keep their own copy. This cannot be undone."
@@ -133,6 +125,6 @@ export function AssetActions({ asset, link, remove }: AssetActionsProps) {
       >
         {refusal && <Refusal error={refusal} />}
       </ConfirmDialog>
-    </div>
+    </RowActions>
   );
 }

@@ -4,6 +4,7 @@ import { FileSpreadsheet, FileType, Palette } from "lucide-react";
 import { DateTime } from "@/components/date-time";
 import { formatBytes } from "@/components/format";
 import { Badge } from "@/components/ui/badge";
+import { ActionsHead } from "@/components/ui/row-actions";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import type { Asset } from "@/lib/assets/schemas";
 import { AssetActions, type AssetActionsProps } from "./asset-actions";
@@ -40,9 +41,7 @@ export function AssetsTable({ items, useCounts, actions }: { items: readonly Ass
           <TH>Size</TH>
           <TH>Used by</TH>
           <TH>Created</TH>
-          <TH>
-            <span className="sr-only">Actions</span>
-          </TH>
+          <ActionsHead />
         </TRow>
       </THead>
       <TBody>

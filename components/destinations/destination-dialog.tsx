@@ -11,6 +11,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { IconAction } from "@/components/ui/row-actions";
 import { useToast } from "@/components/ui/toast";
 import type { ActionResult } from "@/lib/console/action";
 import type { z } from "zod";
@@ -115,9 +116,7 @@ export function DestinationDialog(
         <Plus aria-hidden="true" className="size-4" /> Add destination
       </Button>
     ) : (
-      <Button variant="ghost" size="icon" aria-label={`Edit ${props.destination.name}`} title="Edit">
-        <Pencil aria-hidden="true" className="size-4" />
-      </Button>
+      <IconAction icon={Pencil} label={`Edit ${props.destination.name}`} title="Edit" />
     );
 
   return (

@@ -3,8 +3,8 @@
 import { Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { DateTime } from "@/components/date-time";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ActionsHead, IconAction, RowActions } from "@/components/ui/row-actions";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import type { ActionResult } from "@/lib/console/action";
@@ -25,9 +25,7 @@ export function DestinationsTable({ items, update, remove }: { items: readonly S
           <TH>Endpoint</TH>
           <TH>Access key ID</TH>
           <TH>Changed</TH>
-          <TH>
-            <span className="sr-only">Actions</span>
-          </TH>
+          <ActionsHead />
         </TRow>
       </THead>
       <TBody>
@@ -56,14 +54,10 @@ export function DestinationsTable({ items, update, remove }: { items: readonly S
               <DateTime iso={d.updatedAt} dateOnly />
             </TCell>
             <TCell>
-              <div className="flex justify-end gap-1">
+              <RowActions>
                 <DestinationDialog mode="edit" destination={d} save={update} />
                 <ConfirmDialog
-                  trigger={
-                    <Button variant="ghost" size="icon" aria-label={`Delete ${d.name}`} title="Delete" className="text-danger hover:text-danger">
-                      <Trash2 aria-hidden="true" className="size-4" />
-                    </Button>
-                  }
+                  trigger={<IconAction icon={Trash2} label={`Delete ${d.name}`} title="Delete" danger />}
                   title={`Delete “${d.name}”?`}
                   text="Its saved keys are deleted. Objects already in the bucket stay. Renders still queued for it fail, and render requests naming it are refused. This cannot be undone."
                   confirmLabel="Delete destination"
@@ -75,7 +69,7 @@ export function DestinationsTable({ items, update, remove }: { items: readonly S
                     router.refresh();
                   }}
                 />
-              </div>
+              </RowActions>
             </TCell>
           </TRow>
         ))}

@@ -7,6 +7,7 @@ import { useState } from "react";
 import { DateTime } from "@/components/date-time";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { ActionsHead } from "@/components/ui/row-actions";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import type { ActionResult } from "@/lib/console/action";
@@ -50,9 +51,7 @@ export function DeliveriesTable({ endpointId, items, redeliver }: { endpointId: 
           <TH>Attempts</TH>
           <TH>Last answer</TH>
           <TH>Next attempt</TH>
-          <TH>
-            <span className="sr-only">Actions</span>
-          </TH>
+          <ActionsHead />
         </TRow>
       </THead>
       <TBody>

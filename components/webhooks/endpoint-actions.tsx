@@ -8,6 +8,7 @@ import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
+import { IconAction, RowActions } from "@/components/ui/row-actions";
 import { useToast } from "@/components/ui/toast";
 import type { ActionResult } from "@/lib/console/action";
 import type { TestEventResult, WebhookEndpoint } from "@/lib/webhooks/schemas";
@@ -55,20 +56,12 @@ export function EndpointActions({ endpoint: e, update, rotate, remove, sendTest,
   };
 
   return (
-    <div className="flex justify-end gap-1">
-      <Button variant="ghost" size="icon" aria-label={`Send a test event to ${e.url}`} title="Send test event" loading={testing} onClick={() => void test()}>
-        <Send aria-hidden="true" className="size-4" />
-      </Button>
-      <Button variant="ghost" size="icon" aria-label={`${e.enabled ? "Disable" : "Enable"} ${e.url}`} title={e.enabled ? "Disable" : "Enable"} loading={toggling} onClick={() => void toggle()}>
-        {e.enabled ? <PowerOff aria-hidden="true" className="size-4" /> : <Power aria-hidden="true" className="size-4" />}
-      </Button>
+    <RowActions>
+      <IconAction icon={Send} label={`Send a test event to ${e.url}`} title="Send test event" loading={testing} onClick={() => void test()} />
+      <IconAction icon={e.enabled ? PowerOff : Power} label={`${e.enabled ? "Disable" : "Enable"} ${e.url}`} title={e.enabled ? "Disable" : "Enable"} loading={toggling} onClick={() => void toggle()} />
       <EndpointFormDialog endpoint={e} update={update} />
       <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="icon" aria-label={`Rotate the secret of ${e.url}`} title="Rotate secret">
-            <RefreshCw aria-hidden="true" className="size-4" />
-          </Button>
-        }
+        trigger={<IconAction icon={RefreshCw} label={`Rotate the secret of ${e.url}`} title="Rotate secret" />}
         title="Rotate the signing secret?"
         text="Folio makes a new secret and shows it once. For 24 hours every event carries two signatures, one with the old secret and one with the new, so your receiver can switch over; then only the new one."
         confirmLabel="Rotate secret"
@@ -82,11 +75,7 @@ export function EndpointActions({ endpoint: e, update, rotate, remove, sendTest,
         }}
       />
       <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="icon" aria-label={`Delete ${e.url}`} title="Delete" className="text-danger hover:text-danger">
-            <Trash2 aria-hidden="true" className="size-4" />
-          </Button>
-        }
+        trigger={<IconAction icon={Trash2} label={`Delete ${e.url}`} title="Delete" danger />}
         title="Delete this endpoint?"
         text={`Folio stops sending events to ${e.url} and discards its pending deliveries and delivery history. This cannot be undone.`}
         confirmLabel="Delete endpoint"
@@ -112,6 +101,6 @@ export function EndpointActions({ endpoint: e, update, rotate, remove, sendTest,
           </>
         )}
       </Dialog>
-    </div>
+    </RowActions>
   );
 }

@@ -10,6 +10,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { IconAction } from "@/components/ui/row-actions";
 import { useToast } from "@/components/ui/toast";
 import type { ActionResult } from "@/lib/console/action";
 import type { WebhookEndpoint, WebhookEventType } from "@/lib/webhooks/schemas";
@@ -91,9 +92,7 @@ export function EndpointFormDialog(props: Props) {
       onOpenChange={onOpenChange}
       trigger={
         editing ? (
-          <Button variant="ghost" size="icon" aria-label={`Edit ${editing.url}`} title="Edit">
-            <Pencil aria-hidden="true" className="size-4" />
-          </Button>
+          <IconAction icon={Pencil} label={`Edit ${editing.url}`} title="Edit" />
         ) : (
           <Button>
             <Plus aria-hidden="true" className="size-4" /> Add endpoint

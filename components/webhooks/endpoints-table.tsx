@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { DateTime } from "@/components/date-time";
 import { Badge } from "@/components/ui/badge";
+import { ActionsHead } from "@/components/ui/row-actions";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import type { WebhookEndpoint } from "@/lib/webhooks/schemas";
 import { EndpointActions, type EndpointActionsProps } from "./endpoint-actions";
@@ -31,9 +32,7 @@ export function EndpointsTable({ items, actions }: { items: readonly WebhookEndp
           <TH>State</TH>
           <TH>Events</TH>
           <TH>Created</TH>
-          <TH>
-            <span className="sr-only">Actions</span>
-          </TH>
+          <ActionsHead />
         </TRow>
       </THead>
       <TBody>
