@@ -6,7 +6,7 @@ import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { resolveSettings, type PageSettings } from "@/lib/renders/schemas";
-import { pdfFonts, pdfImages, pdfInfo, pdfText } from "@/lib/testing/pdf";
+import { pdfFonts, pdfImages, pdfInfo, pdfText, rawText } from "@/lib/testing/pdf";
 import { BrowserPool } from "./browser";
 import { RenderFailure } from "./errors";
 import { rasterize } from "./pdf";
@@ -86,17 +86,6 @@ function words(pdf: Uint8Array, page: number): { text: string; x: number; y: num
       bottom: Number(m[4]),
       text: m[5]!,
     }));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** Text in content-stream order (pdftotext -raw) of one page, whitespace removed. */
-function rawText(pdf: Uint8Array, page: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-raw-"));
-  try {
-    fs.writeFileSync(path.join(dir, "a.pdf"), pdf);
-    return execFileSync("pdftotext", ["-raw", "-f", String(page), "-l", String(page), path.join(dir, "a.pdf"), "-"], { encoding: "utf8" }).replace(/\s+/g, "");
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import pkg from "@/package.json";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api } from "@/lib/testing/http";
-import { imageSize, pdfInfo, pdfText } from "@/lib/testing/pdf";
+import { imageSize, pdfInfo, pdfText, rawText } from "@/lib/testing/pdf";
 import { createRender, download, waitForState } from "@/lib/testing/renders";
 
 // What a caller finds in the downloaded file: page size, header and footer, metadata, locale,
@@ -44,21 +44,6 @@ function pageSize(bytes: Uint8Array): [number, number] {
 }
 
 const squash = (s: string) => s.replace(/\s+/g, "");
-
-/**
- * Text in content-stream order (pdftotext -raw), whitespace removed: the rotated watermark stays
- * one word, where the layout mode of pdfText may reorder its letters ("STTE").
- */
-function rawText(pdf: Uint8Array, page: number): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-raw-"));
-  try {
-    const file = path.join(dir, "doc.pdf");
-    fs.writeFileSync(file, pdf);
-    return squash(execFileSync("pdftotext", ["-raw", "-f", String(page), "-l", String(page), file, "-"], { encoding: "utf8" }));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Pages, each with its own text, separated by CSS page breaks. */
 const pages = (...texts: string[]) =>

@@ -24,6 +24,14 @@ export function pdfText(bytes: Uint8Array, page?: number, opts: { raw?: boolean 
   );
 }
 
+/**
+ * One page's text in content-stream order (pdftotext -raw), whitespace removed: the rotated TEST
+ * watermark stays one word, where the layout mode may reorder its letters ("STTE").
+ */
+export function rawText(bytes: Uint8Array, page: number): string {
+  return pdfText(bytes, page, { raw: true }).replace(/\s+/g, "");
+}
+
 /** pdfinfo's fields: Pages, Title, Author, Subject, Keywords, "Page size", ... */
 export function pdfInfo(bytes: Uint8Array): Record<string, string> {
   const out = withFile(bytes, (f) => execFileSync("pdfinfo", [f], { encoding: "utf8" }));
