@@ -5,12 +5,12 @@
 // Unsaved changes are never lost silently.
 "use client";
 import { History, Save, Upload } from "lucide-react";
-import dynamic from "next/dynamic";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
+import { ConflictDialog } from "@/components/editor/conflict-dialog";
+import { CodeEditor, type Problem } from "@/components/editor/lazy-code-editor";
+import { apiError, useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogFooter } from "@/components/ui/dialog";
-import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 import { Field } from "@/components/ui/field";
@@ -19,7 +19,6 @@ import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
-import type { Problem } from "./code-editor";
 import { editorLabel, formatWhen, type Editor } from "./format";
 import { ImagePicker } from "./image-picker";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
@@ -27,9 +26,6 @@ import { StylesheetList } from "./stylesheet-list";
 import { TranslationFiles } from "./translation-files";
 import { VersionHistory } from "./version-history";
 import { useTabSchemas } from "./use-schemas";
-
-// why dynamic: CodeMirror is the console's heaviest code; only this page loads it, after the shell.
-const CodeEditor = dynamic(() => import("./code-editor"), { ssr: false, loading: () => <Skeleton className="h-full w-full" /> });
 
 export type EditorTemplate = {
   id: string;
@@ -65,18 +61,6 @@ const tabHints: Record<TabId, string> = {
 };
 const codeTabs: readonly CodeTab[] = ["composition", "header", "footer", "settings"];
 const isCodeTab = (t: TabId): t is CodeTab => (codeTabs as readonly string[]).includes(t);
-type Conflict = { message: string; current?: { draftRevision?: number; savedAt?: string; savedBy?: Editor } };
-type ApiError = { code: string; message: string; details?: { path?: string; message: string }[]; current?: Conflict["current"] };
-
-async function apiError(res: Response): Promise<ApiError> {
-  try {
-    const body = (await res.json()) as { error?: ApiError };
-    if (body.error) return body.error;
-  } catch {
-    // not the envelope
-  }
-  return { code: "INTERNAL", message: `The server answered HTTP ${res.status}` };
-}
 
 const sampleKey = (id: string) => `folio:sample-data:${id}`;
 
@@ -98,7 +82,6 @@ export function TemplateEditor({
 }) {
   const toast = useToast();
   const [stored, setStored] = useState<Content>(template.draft);
-  const [revision, setRevision] = useState(template.draftRevision);
   const [lastEdit, setLastEdit] = useState({ at: template.lastEditedAt, by: template.lastEditedBy });
   const [published, setPublished] = useState(template.publishedVersion);
   const [saved, setSaved] = useState<TabTexts>(() => toTabs(template.draft));
@@ -110,10 +93,7 @@ export function TemplateEditor({
   const [serverProblems, setServerProblems] = useState<{ path?: string; message: string }[]>([]);
   // What the server's checks (the same as a save's) refused in the live preview, at their paths, while typing.
   const [previewProblems, setPreviewProblems] = useState<{ path?: string; message: string }[]>([]);
-  const [saving, setSaving] = useState(false);
   const [publishing, setPublishing] = useState(false);
-  const [conflict, setConflict] = useState<Conflict | null>(null);
-  const [resolving, setResolving] = useState<"reload" | "overwrite" | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
   // The language the preview renders in: "" is the template's own (page settings).
@@ -138,89 +118,44 @@ export function TemplateEditor({
       ? { problem: data.message }
       : { content: built.content, data: data.data, ...(shownLocale ? { locale: shownLocale } : {}) };
 
-  const apply = (content: Content, draftRevision: number) => {
-    const t = toTabs(content);
-    setStored(content);
-    setRevision(draftRevision);
-    setSaved(t);
-    setTabs(t);
-  };
-
-  const put = (content: Content, expectedRevision: number) =>
-    fetch(`/v1/templates/${template.id}/draft`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ content, expectedRevision }) });
-
-  const afterSave = async (res: Response, content: Content) => {
-    if (res.ok) {
-      const d = (await res.json()) as { draftRevision: number; updatedAt: string };
-      setStored(content);
-      setRevision(d.draftRevision);
-      setSaved(tabs);
-      setServerProblems([]);
-      setLastEdit({ at: d.updatedAt, by: undefined });
-      toast.success(`Saved revision ${d.draftRevision}`);
-      return;
-    }
-    const e = await apiError(res);
-    if (res.status === 409) return setConflict({ message: e.message, current: e.current });
-    setServerProblems(e.details ?? []);
-    const first = tabOfPath(e.details?.[0]?.path);
-    if (first && first !== "data") setActive(first);
-    toast.error("Not saved", e.message);
-  };
-
-  const save = useCallback(async () => {
-    if (readOnly || saving) return;
-    if (!built.ok) {
+  const draftUrl = `/v1/templates/${template.id}/draft`;
+  const { revision, saving, save, conflict } = useRevisionedSave<Content>({
+    revision: template.draftRevision,
+    readUrl: draftUrl,
+    saveUrl: draftUrl,
+    revisionKey: "draftRevision",
+    noun: "template",
+    canWrite,
+    dirty,
+    content: () => {
+      if (built.ok) return built.content;
       setActive(built.tab);
       toast.error("Not saved", built.message);
-      return;
-    }
-    setSaving(true);
-    try {
-      await afterSave(await put(built.content, revision), built.content);
-    } catch {
-      toast.error("Not saved", "The server could not be reached; your changes are still here");
-    } finally {
-      setSaving(false);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [readOnly, saving, built, revision, tabs]);
-
-  const readDraft = async () => {
-    const res = await fetch(`/v1/templates/${template.id}/draft`);
-    if (!res.ok) throw new Error((await apiError(res)).message);
-    return (await res.json()) as { content: Content; draftRevision: number; updatedAt: string };
-  };
-
-  const reload = async () => {
-    setResolving("reload");
-    try {
-      const d = await readDraft();
-      apply(d.content, d.draftRevision);
-      setConflict(null);
-      toast.success(`Reloaded revision ${d.draftRevision}`);
-    } catch (e) {
-      toast.error("Could not reload", (e as Error).message);
-    } finally {
-      setResolving(null);
-    }
-  };
-
-  /** Overwrite: our tabs merged into the draft as it is now (its components), saved on its revision. */
-  const overwrite = async () => {
-    setResolving("overwrite");
-    try {
-      const d = await readDraft();
-      const mine = fromTabs(tabs, d.content);
+    },
+    // Overwrite: our tabs merged into the draft as it is now (its components), saved on its revision.
+    overwriteContent: (draft) => {
+      const mine = fromTabs(tabs, draft);
       if (!mine.ok) throw new Error(mine.message);
-      setConflict(null);
-      await afterSave(await put(mine.content, d.draftRevision), mine.content);
-    } catch (e) {
-      toast.error("Not saved", (e as Error).message);
-    } finally {
-      setResolving(null);
-    }
-  };
+      return mine.content;
+    },
+    onSaved: (content, s) => {
+      setStored(content);
+      setSaved(tabs);
+      setServerProblems([]);
+      setLastEdit({ at: s.updatedAt, by: undefined });
+    },
+    onReloaded: (d) => {
+      const t = toTabs(d.content);
+      setStored(d.content);
+      setSaved(t);
+      setTabs(t);
+    },
+    onRefused: (e) => {
+      setServerProblems(e.details ?? []);
+      const first = tabOfPath(e.details?.[0]?.path);
+      if (first && first !== "data") setActive(first);
+    },
+  });
 
   const publish = async () => {
     setPublishing(true);
@@ -239,47 +174,6 @@ export function TemplateEditor({
       setPublishing(false);
     }
   };
-
-  // Ctrl/Cmd+S saves.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "s") {
-        e.preventDefault();
-        void save();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [save]);
-
-  // Unsaved changes: the browser asks before leaving the page, and the console asks before a link takes you away.
-  const dirtyRef = useRef(dirty);
-  useEffect(() => {
-    dirtyRef.current = dirty;
-  }, [dirty]);
-  useEffect(() => {
-    const beforeUnload = (e: BeforeUnloadEvent) => {
-      if (!dirtyRef.current) return;
-      e.preventDefault();
-      e.returnValue = "";
-    };
-    const onClick = (e: MouseEvent) => {
-      if (!dirtyRef.current || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-      const a = (e.target as Element | null)?.closest?.("a[href]");
-      if (!(a instanceof HTMLAnchorElement) || a.target === "_blank" || a.hasAttribute("download")) return;
-      if (a.href.startsWith("blob:")) return;
-      if (!window.confirm("You have unsaved changes to this template. Leave without saving them?")) {
-        e.preventDefault();
-        e.stopPropagation();
-      }
-    };
-    window.addEventListener("beforeunload", beforeUnload);
-    document.addEventListener("click", onClick, true);
-    return () => {
-      window.removeEventListener("beforeunload", beforeUnload);
-      document.removeEventListener("click", onClick, true);
-    };
-  }, []);
 
   const setTab = (k: CodeTab) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
   const setStylesheets = (stylesheets: string[]) => setTabs((t) => ({ ...t, stylesheets }));
@@ -421,28 +315,7 @@ export function TemplateEditor({
         </div>
       </div>
 
-      <Dialog
-        open={conflict !== null}
-        onOpenChange={(o) => !o && !resolving && setConflict(null)}
-        title="Someone saved this template meanwhile"
-        description={
-          conflict?.current?.savedBy
-            ? `${editorLabel(conflict.current.savedBy)} saved revision ${conflict.current.draftRevision}${conflict.current.savedAt ? ` at ${formatWhen(conflict.current.savedAt)}` : ""}, after you opened it.`
-            : conflict?.message
-        }
-      >
-        <p className="text-sm text-gray-700">
-          Reload to see their version (your unsaved changes are discarded), or overwrite it with yours (their changes to the files shown here are replaced).
-        </p>
-        <DialogFooter>
-          <Button variant="secondary" onClick={() => void reload()} loading={resolving === "reload"} disabled={resolving !== null}>
-            Reload
-          </Button>
-          <Button variant="danger" onClick={() => void overwrite()} loading={resolving === "overwrite"} disabled={resolving !== null}>
-            Overwrite
-          </Button>
-        </DialogFooter>
-      </Dialog>
+      <ConflictDialog state={conflict} noun="template" replaced="their changes to the files shown here are replaced" />
 
       <VersionHistory
         key={historyKey}

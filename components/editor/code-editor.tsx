@@ -1,31 +1,38 @@
-// CodeEditor: CodeMirror 6 for one tab of the template editor. JSON tabs get validation against
-// the template's JSON Schema (codemirror-json-schema: problems underlined at their path while
-// typing, hover help, completion); text tabs (header, footer) are plain. Loaded with next/dynamic
-// by the editor only, so no other page carries CodeMirror.
+// CodeEditor: the console's one CodeMirror 6 wrapper, for the template editor's tabs and the
+// workspace file editor. `json` validates against a JSON Schema (codemirror-json-schema: problems
+// underlined at their path while typing, hover help, completion), `css` highlights and completes
+// stylesheets (@codemirror/lang-css), `text` is plain. Load it with next/dynamic
+// (`dynamic-code-editor.tsx`), so only the editor pages carry CodeMirror.
 "use client";
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { css } from "@codemirror/lang-css";
 import { json, jsonLanguage, jsonParseLinter } from "@codemirror/lang-json";
-import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from "@codemirror/language";
+import { bracketMatching, foldGutter, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
 import { forEachDiagnostic, linter, lintGutter, lintKeymap } from "@codemirror/lint";
 import { EditorState, type Extension } from "@codemirror/state";
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, hoverTooltip, keymap, lineNumbers } from "@codemirror/view";
+// why a direct import: the tags CodeMirror's own packages highlight with (a dependency of @codemirror/language).
+import { tags as t } from "@lezer/highlight";
 import { handleRefresh, jsonCompletion, jsonSchemaHover, jsonSchemaLinter, stateExtensions, updateSchema } from "codemirror-json-schema";
 import type { JSONSchema7 } from "json-schema";
 import { useEffect, useRef } from "react";
 
+export type CodeLanguage = "json" | "css" | "text";
+
+/** A problem CodeMirror shows (JSON only), for a list under the editor. */
 export type Problem = { line: number; message: string; severity: string };
 
 export type CodeEditorProps = {
   value: string;
   onChange: (value: string) => void;
-  /** The control's accessible name: "composition.json". */
+  /** The control's accessible name: "composition.json", a file's name. */
   label: string;
-  language: "json" | "text";
-  /** JSON Schema of this tab's document; validation starts when it arrives. */
+  language: CodeLanguage;
+  /** JSON Schema of a `json` document; validation starts when it arrives. */
   schema?: JSONSchema7;
   readOnly?: boolean;
-  /** The problems CodeMirror shows, whenever they change (for the list under the editor). */
+  /** The problems CodeMirror shows, whenever they change. */
   onProblems?: (problems: Problem[]) => void;
 };
 
@@ -36,6 +43,38 @@ const theme = EditorView.theme({
   "&.cm-focused": { outline: "2px solid #2563eb", outlineOffset: "-2px" },
   ".cm-tooltip": { maxWidth: "28rem", fontSize: "12px" },
 });
+
+/**
+ * Colours of tokens, each at least 4.5:1 on white and on the active line (WCAG AA; CodeMirror's
+ * default style has lighter ones, which axe refuses).
+ */
+const highlight = HighlightStyle.define([
+  { tag: [t.comment, t.blockComment], color: "#4b5563", fontStyle: "italic" },
+  { tag: [t.keyword, t.definitionKeyword, t.modifier, t.operatorKeyword], color: "#6d28d9" },
+  { tag: [t.atom, t.bool, t.null, t.unit, t.color], color: "#1d4ed8" },
+  { tag: t.number, color: "#166534" },
+  { tag: [t.string, t.special(t.string)], color: "#9f1239" },
+  { tag: [t.propertyName, t.attributeName], color: "#0c4a6e" },
+  { tag: [t.tagName, t.className, t.constant(t.className), t.labelName, t.namespace], color: "#92400e" },
+  { tag: t.variableName, color: "#7e22ce" },
+  { tag: t.invalid, color: "#b91c1c", textDecoration: "underline" },
+]);
+
+/** What a language adds to the common set. */
+function languageExtensions(language: CodeLanguage, schema: JSONSchema7 | undefined): Extension[] {
+  if (language === "css") return [css()];
+  if (language === "text") return [];
+  return [
+    json(),
+    lintGutter(),
+    linter(jsonParseLinter(), { delay: 250 }),
+    linter(jsonSchemaLinter(), { needsRefresh: handleRefresh, delay: 250 }),
+    jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
+    hoverTooltip(jsonSchemaHover()),
+    stateExtensions(schema),
+    keymap.of(lintKeymap),
+  ];
+}
 
 export default function CodeEditor({ value, onChange, label, language, schema, readOnly = false, onProblems }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -55,12 +94,12 @@ export default function CodeEditor({ value, onChange, label, language, schema, r
       history(),
       drawSelection(),
       indentOnInput(),
-      syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+      syntaxHighlighting(highlight),
       bracketMatching(),
       closeBrackets(),
       autocompletion(),
       highlightActiveLine(),
-      keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap]),
+      keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
       theme,
       EditorView.lineWrapping,
       EditorView.contentAttributes.of({ "aria-label": label }),
@@ -68,29 +107,21 @@ export default function CodeEditor({ value, onChange, label, language, schema, r
       EditorView.editable.of(!readOnly),
       EditorView.updateListener.of((u) => {
         if (u.docChanged) latest.current.onChange(u.state.doc.toString());
+        const report = latest.current.onProblems;
+        if (!report) return;
         const problems: Problem[] = [];
         forEachDiagnostic(u.state, (d, from) => problems.push({ line: u.state.doc.lineAt(from).number, message: d.message, severity: d.severity }));
-        latest.current.onProblems?.(problems);
+        report(problems);
       }),
+      ...languageExtensions(language, schema),
     ];
-    if (language === "json") {
-      extensions.push(
-        json(),
-        lintGutter(),
-        linter(jsonParseLinter(), { delay: 250 }),
-        linter(jsonSchemaLinter(), { needsRefresh: handleRefresh, delay: 250 }),
-        jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
-        hoverTooltip(jsonSchemaHover()),
-        stateExtensions(schema),
-      );
-    }
     const v = new EditorView({ parent: host.current!, state: EditorState.create({ doc: value, extensions }) });
     view.current = v;
     return () => {
       v.destroy();
       view.current = null;
     };
-    // why only these: the document is the editor's own state; `value` is read again below when it changes from outside.
+    // why only these: the document is the editor's own state; `value` and `schema` are read again below when they change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [language, readOnly, label]);
 
@@ -99,7 +130,7 @@ export default function CodeEditor({ value, onChange, label, language, schema, r
     if (v && schema && language === "json") updateSchema(v, schema);
   }, [schema, language]);
 
-  // A value set from outside (Reload, a version opened) replaces the document.
+  // A value set from outside (Reload after a conflict, a version opened) replaces the document.
   useEffect(() => {
     const v = view.current;
     if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
