@@ -1,24 +1,26 @@
-// CodeEditor: the console's one CodeMirror 6 wrapper, for the template editor's tabs and the
-// workspace file editor. `json` validates against a JSON Schema (codemirror-json-schema: problems
-// underlined at their path while typing, hover help, completion), `css` highlights and completes
-// stylesheets (@codemirror/lang-css), `text` is plain. Load it with next/dynamic
-// (`dynamic-code-editor.tsx`), so only the editor pages carry CodeMirror.
+// CodeEditor: the console's one CodeMirror 6 set-up, for the template editor's tabs and the
+// workspace file editor; what a language adds comes in `support` (json-language.ts: validation
+// against a JSON Schema; css-language.ts: stylesheets; none: plain text). Pages use it through
+// lazy-code-editor.tsx, which loads it and the language's code with next/dynamic, so only the
+// editor pages carry CodeMirror and each carries only the languages it shows.
 "use client";
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
-import { css } from "@codemirror/lang-css";
-import { json, jsonLanguage, jsonParseLinter } from "@codemirror/lang-json";
 import { bracketMatching, foldGutter, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
-import { forEachDiagnostic, linter, lintGutter, lintKeymap } from "@codemirror/lint";
+import { forEachDiagnostic } from "@codemirror/lint";
 import { EditorState, type Extension } from "@codemirror/state";
-import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, hoverTooltip, keymap, lineNumbers } from "@codemirror/view";
+import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
 // why a direct import: the tags CodeMirror's own packages highlight with (a dependency of @codemirror/language).
 import { tags as t } from "@lezer/highlight";
-import { handleRefresh, jsonCompletion, jsonSchemaHover, jsonSchemaLinter, stateExtensions, updateSchema } from "codemirror-json-schema";
 import type { JSONSchema7 } from "json-schema";
 import { useEffect, useRef } from "react";
 
-export type CodeLanguage = "json" | "css" | "text";
+/** What a language adds to the common set. */
+export type LanguageSupport = {
+  extensions: (schema: JSONSchema7 | undefined) => Extension[];
+  /** Validation against a schema that arrives after the editor was made. */
+  updateSchema?: (view: EditorView, schema: JSONSchema7) => void;
+};
 
 /** A problem CodeMirror shows (JSON only), for a list under the editor. */
 export type Problem = { line: number; message: string; severity: string };
@@ -28,7 +30,8 @@ export type CodeEditorProps = {
   onChange: (value: string) => void;
   /** The control's accessible name: "composition.json", a file's name. */
   label: string;
-  language: CodeLanguage;
+  /** The language's extensions; none for plain text. */
+  support?: LanguageSupport;
   /** JSON Schema of a `json` document; validation starts when it arrives. */
   schema?: JSONSchema7;
   readOnly?: boolean;
@@ -60,23 +63,7 @@ const highlight = HighlightStyle.define([
   { tag: t.invalid, color: "#b91c1c", textDecoration: "underline" },
 ]);
 
-/** What a language adds to the common set. */
-function languageExtensions(language: CodeLanguage, schema: JSONSchema7 | undefined): Extension[] {
-  if (language === "css") return [css()];
-  if (language === "text") return [];
-  return [
-    json(),
-    lintGutter(),
-    linter(jsonParseLinter(), { delay: 250 }),
-    linter(jsonSchemaLinter(), { needsRefresh: handleRefresh, delay: 250 }),
-    jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
-    hoverTooltip(jsonSchemaHover()),
-    stateExtensions(schema),
-    keymap.of(lintKeymap),
-  ];
-}
-
-export default function CodeEditor({ value, onChange, label, language, schema, readOnly = false, onProblems }: CodeEditorProps) {
+export default function CodeEditor({ value, onChange, label, support, schema, readOnly = false, onProblems }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const latest = useRef({ onChange, onProblems });
@@ -113,7 +100,7 @@ export default function CodeEditor({ value, onChange, label, language, schema, r
         forEachDiagnostic(u.state, (d, from) => problems.push({ line: u.state.doc.lineAt(from).number, message: d.message, severity: d.severity }));
         report(problems);
       }),
-      ...languageExtensions(language, schema),
+      ...(support?.extensions(schema) ?? []),
     ];
     const v = new EditorView({ parent: host.current!, state: EditorState.create({ doc: value, extensions }) });
     view.current = v;
@@ -123,12 +110,12 @@ export default function CodeEditor({ value, onChange, label, language, schema, r
     };
     // why only these: the document is the editor's own state; `value` and `schema` are read again below when they change.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [language, readOnly, label]);
+  }, [support, readOnly, label]);
 
   useEffect(() => {
     const v = view.current;
-    if (v && schema && language === "json") updateSchema(v, schema);
-  }, [schema, language]);
+    if (v && schema) support?.updateSchema?.(v, schema);
+  }, [schema, support]);
 
   // A value set from outside (Reload after a conflict, a version opened) replaces the document.
   useEffect(() => {
