@@ -2,14 +2,13 @@
 // checked by revision (a conflict offers Reload or Overwrite), Ctrl/Cmd+S, and a guard so unsaved
 // changes are never lost silently.
 "use client";
-import { Save } from "lucide-react";
 import { useState } from "react";
 import { ConflictDialog } from "@/components/editor/conflict-dialog";
 import { CodeEditor } from "@/components/editor/lazy-code-editor";
+import { SaveButton } from "@/components/editor/save-button";
 import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import { formatWhen } from "@/components/templates/format";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 
 export type EditorFile = { id: string; name: string; path: string; mediaType: string; content: string; revision: number; updatedAt: string };
 
@@ -53,11 +52,7 @@ export function FileEditor({ file, canWrite, role }: { file: EditorFile; canWrit
             <span>Last saved {formatWhen(savedAt)}</span>
           </p>
         </div>
-        {canWrite && (
-          <Button onClick={() => void save()} loading={saving} disabled={!dirty} aria-keyshortcuts="Control+S Meta+S">
-            <Save aria-hidden="true" className="size-4" /> Save
-          </Button>
-        )}
+        {canWrite && <SaveButton onSave={save} saving={saving} dirty={dirty} />}
       </div>
       {!canWrite && (
         <p className="rounded-md border border-accent/30 bg-accent-soft px-4 py-3 text-sm text-gray-900">Your role ({role}) can read this file; it cannot change it.</p>

@@ -4,10 +4,11 @@
 // checked by revision (a conflict offers Reload or Overwrite), Publish, and the version history.
 // Unsaved changes are never lost silently.
 "use client";
-import { History, Save, Upload } from "lucide-react";
+import { History, Upload } from "lucide-react";
 import { useMemo, useState } from "react";
 import { ConflictDialog } from "@/components/editor/conflict-dialog";
 import { CodeEditor, type Problem } from "@/components/editor/lazy-code-editor";
+import { SaveButton } from "@/components/editor/save-button";
 import { apiError, useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -217,11 +218,7 @@ export function TemplateEditor({
               <Upload aria-hidden="true" className="size-4" /> Publish
             </Button>
           )}
-          {canWrite && (
-            <Button onClick={() => void save()} loading={saving} disabled={!dirty} aria-keyshortcuts="Control+S Meta+S">
-              <Save aria-hidden="true" className="size-4" /> Save
-            </Button>
-          )}
+          {canWrite && <SaveButton onSave={save} saving={saving} dirty={dirty} />}
         </div>
       </div>
       {readOnly && (
