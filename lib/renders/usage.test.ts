@@ -88,7 +88,7 @@ describe("usage counting", () => {
 
     // The totals the issue names: 2 succeeded (1 + 3 pages, test render included), 1 failed, 1 cancelled.
     const rows = await usageRows(w.id);
-    const sum = (k: "rendersSucceeded" | "rendersFailed" | "rendersCancelled" | "pages" | "outputBytes") => rows.reduce((n, r) => n + r[k], 0);
+    const sum = (k: "rendersSucceeded" | "rendersFailed" | "rendersCancelled" | "pages" | "outputBytes" | "testRenders" | "testPages") => rows.reduce((n, r) => n + r[k], 0);
     expect(ended.filter((e) => e.state === "cancelled")).toHaveLength(1);
     expect(sum("rendersCancelled")).toBe(1);
     expect(sum("rendersFailed")).toBe(1);
@@ -96,6 +96,10 @@ describe("usage counting", () => {
     expect(sum("rendersSucceeded")).toBe(succeeded.length);
     expect(sum("pages")).toBe(succeeded.reduce((n, e) => n + e.result!.pageCount, 0));
     expect(sum("outputBytes")).toBe(succeeded.reduce((n, e) => n + e.result!.outputBytes, 0));
+    // The three-page test render, again apart.
+    expect(three.body.test).toBe(true);
+    expect(sum("testRenders")).toBe(1);
+    expect(sum("testPages")).toBe(3);
     // Only the two succeeded renders of the first step when the cancel caught its render.
     if (succeeded.length === 2) {
       expect(sum("pages")).toBe(4);

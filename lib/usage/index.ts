@@ -6,8 +6,20 @@ import { PageQuery, type Page } from "../paging";
 import { decodeWorkspaceCursor, encodeWorkspaceCursor, requirePlatformAdmin } from "../workspaces";
 import * as repo from "./repository";
 
-/** decisions.md: Usage and audit. The counters of a day, a range, or a workspace's range. */
-export type UsageCounters = { rendersSucceeded: number; rendersFailed: number; rendersCancelled: number; pages: number; outputBytes: number };
+/**
+ * decisions.md: Usage and audit. The counters of a day, a range, or a workspace's range. Beyond the
+ * shape fixed there: `testRenders` (ended test renders, any state) and `testPages` (pages of
+ * succeeded test renders), which are also included in the other counters.
+ */
+export type UsageCounters = {
+  rendersSucceeded: number;
+  rendersFailed: number;
+  rendersCancelled: number;
+  pages: number;
+  outputBytes: number;
+  testRenders: number;
+  testPages: number;
+};
 export type Usage = { from: string; to: string; totals: UsageCounters; days: ({ date: string } & UsageCounters)[] };
 export type WorkspaceUsage = { workspaceId: string; name: string; suspended: boolean } & UsageCounters;
 
@@ -42,7 +54,18 @@ export function usageRange(q: UsageQuery, now = new Date()): { from: string; to:
   return { from, to };
 }
 
-const zero = (): UsageCounters => ({ rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0 });
+const zero = (): UsageCounters => ({ rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0, testRenders: 0, testPages: 0 });
+
+/** A repository row's counters as numbers (bigint sums arrive as strings). */
+const counters = (r: Record<keyof UsageCounters, number | string>): UsageCounters => ({
+  rendersSucceeded: Number(r.rendersSucceeded),
+  rendersFailed: Number(r.rendersFailed),
+  rendersCancelled: Number(r.rendersCancelled),
+  pages: Number(r.pages),
+  outputBytes: Number(r.outputBytes),
+  testRenders: Number(r.testRenders),
+  testPages: Number(r.testPages),
+});
 
 /** GET /v1/usage (usage:read): the range's totals and its days with usage, oldest first. */
 export async function getUsage(ctx: Ctx, query: UsageQuery): Promise<Usage> {
@@ -51,7 +74,7 @@ export async function getUsage(ctx: Ctx, query: UsageQuery): Promise<Usage> {
   const rows = await repo.usageDaysOf(db(), ctx.workspaceId, from, to);
   const totals = zero();
   const days = rows.map((r) => {
-    const day = { date: r.date, rendersSucceeded: r.rendersSucceeded, rendersFailed: r.rendersFailed, rendersCancelled: r.rendersCancelled, pages: Number(r.pages), outputBytes: Number(r.outputBytes) };
+    const day = { date: r.date, ...counters(r) };
     for (const k of Object.keys(totals) as (keyof UsageCounters)[]) totals[k] += day[k];
     return day;
   });
@@ -67,11 +90,7 @@ export async function platformUsage(ctx: Ctx, query: PlatformUsageQuery): Promis
     workspaceId: r.workspaceId,
     name: r.name,
     suspended: r.suspended,
-    rendersSucceeded: Number(r.rendersSucceeded),
-    rendersFailed: Number(r.rendersFailed),
-    rendersCancelled: Number(r.rendersCancelled),
-    pages: Number(r.pages),
-    outputBytes: Number(r.outputBytes),
+    ...counters(r),
   }));
   const page: Page<WorkspaceUsage> & { from: string; to: string } = { from, to, items };
   if (rows.length > query.limit) page.nextCursor = encodeWorkspaceCursor(items[items.length - 1]!.workspaceId);

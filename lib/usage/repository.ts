@@ -8,6 +8,8 @@ const counters = {
   rendersCancelled: sql<number>`sum(${usageDays.rendersCancelled})::int`,
   pages: sql<number>`sum(${usageDays.pages})::bigint`,
   outputBytes: sql<number>`sum(${usageDays.outputBytes})::bigint`,
+  testRenders: sql<number>`sum(${usageDays.testRenders})::int`,
+  testPages: sql<number>`sum(${usageDays.testPages})::bigint`,
 };
 
 /** The workspace's usage rows of the days from..to (both included), oldest first; days without a row had no usage. */
@@ -20,6 +22,8 @@ export function usageDaysOf(ex: Executor, workspaceId: string, from: string, to:
       rendersCancelled: usageDays.rendersCancelled,
       pages: usageDays.pages,
       outputBytes: usageDays.outputBytes,
+      testRenders: usageDays.testRenders,
+      testPages: usageDays.testPages,
     })
     .from(usageDays)
     .where(and(eq(usageDays.workspaceId, workspaceId), between(usageDays.day, from, to)))

@@ -66,16 +66,59 @@ describe("GET /v1/usage", () => {
     expect(res.status).toBe(200);
     expect(res.body.from).toBe(monthStart());
     expect(res.body.to.slice(0, 7)).toBe(today().slice(0, 7));
-    expect(res.body.days).toEqual([{ date: today(), rendersSucceeded: 1, rendersFailed: 0, rendersCancelled: 0, pages: 1, outputBytes: created.body.result.outputBytes }]);
-    expect(res.body.totals).toEqual({ rendersSucceeded: 1, rendersFailed: 0, rendersCancelled: 0, pages: 1, outputBytes: created.body.result.outputBytes });
+    const counters = { rendersSucceeded: 1, rendersFailed: 0, rendersCancelled: 0, pages: 1, outputBytes: created.body.result.outputBytes, testRenders: 0, testPages: 0 };
+    expect(res.body.days).toEqual([{ date: created.body.finishedAt.slice(0, 10), ...counters }]);
+    expect(res.body.totals).toEqual(counters);
+  });
+
+  it("counts test renders with the others and again apart: testRenders of any state, testPages of the succeeded", async () => {
+    const w = await createTestWorkspace();
+    const threePages = ["one", "two", "three"].map((t) => `<section style="break-after:page">page ${t}</section>`).join("");
+    const normal = await createRender(w.key, { document: { html: "<p>normal</p>" }, waitMs: 20_000 });
+    const test = await createRender(w.key, { document: { html: threePages }, test: true, waitMs: 20_000 });
+    const failedTest = await createRender(w.key, { document: { html: "<p>one page</p>" }, pageRanges: "9", test: true, waitMs: 20_000 });
+    expect(normal.body.state, normal.text).toBe("succeeded");
+    expect(test.body).toMatchObject({ state: "succeeded", test: true, result: { pageCount: 3 } });
+    expect(failedTest.body).toMatchObject({ state: "failed", test: true });
+    const ended = [normal.body, test.body, failedTest.body];
+    const days = [...new Set(ended.map((r) => r.finishedAt.slice(0, 10)))].sort();
+
+    // Around midnight UTC the renders may end on two days: ask for a range holding both.
+    const res = await api(`/v1/usage?from=${days[0]}&to=${days[days.length - 1]}`, { key: w.key });
+    expect(res.status).toBe(200);
+    expect(res.body.totals).toEqual({
+      rendersSucceeded: 2,
+      rendersFailed: 1,
+      rendersCancelled: 0,
+      pages: 4,
+      outputBytes: normal.body.result.outputBytes + test.body.result.outputBytes,
+      testRenders: 2,
+      testPages: 3,
+    });
+    expect(res.body.days.map((d: { date: string }) => d.date)).toEqual(days);
+    if (days.length === 1) {
+      expect(res.body.days[0]).toEqual({ date: days[0], ...res.body.totals });
+    }
+
+    // The platform administrators' totals per workspace carry the same two counters.
+    const admin = await platformAdmin();
+    let cursor: string | undefined;
+    let mine: Record<string, unknown> | undefined;
+    do {
+      const page = await api(`/v1/platform/usage?from=${days[0]}&to=${days[days.length - 1]}&limit=100${cursor ? `&cursor=${cursor}` : ""}`, { cookie: admin.cookie });
+      expect(page.status).toBe(200);
+      mine ??= page.body.items.find((i: { workspaceId: string }) => i.workspaceId === w.id);
+      cursor = page.body.nextCursor;
+    } while (cursor && !mine);
+    expect(mine).toEqual({ workspaceId: w.id, name: expect.any(String), suspended: false, ...res.body.totals });
   });
 
   it("includes both ends of a range and leaves out days without usage", async () => {
     const w = await createTestWorkspace();
     await db().insert(usageDays).values([
       { workspaceId: w.id, day: "2025-01-31", rendersSucceeded: 1, pages: 1, outputBytes: 10 },
-      { workspaceId: w.id, day: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, pages: 3, outputBytes: 20 },
-      { workspaceId: w.id, day: "2025-02-10", rendersCancelled: 4 },
+      { workspaceId: w.id, day: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, pages: 3, outputBytes: 20, testRenders: 1, testPages: 1 },
+      { workspaceId: w.id, day: "2025-02-10", rendersCancelled: 4, testRenders: 1 },
       { workspaceId: w.id, day: "2025-02-11", rendersSucceeded: 9 },
     ]);
     const res = await api("/v1/usage?from=2025-02-01&to=2025-02-10", { key: w.key });
@@ -83,10 +126,10 @@ describe("GET /v1/usage", () => {
     expect(res.body).toEqual({
       from: "2025-02-01",
       to: "2025-02-10",
-      totals: { rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 4, pages: 3, outputBytes: 20 },
+      totals: { rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 4, pages: 3, outputBytes: 20, testRenders: 2, testPages: 1 },
       days: [
-        { date: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 0, pages: 3, outputBytes: 20 },
-        { date: "2025-02-10", rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 4, pages: 0, outputBytes: 0 },
+        { date: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 0, pages: 3, outputBytes: 20, testRenders: 1, testPages: 1 },
+        { date: "2025-02-10", rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 4, pages: 0, outputBytes: 0, testRenders: 1, testPages: 0 },
       ],
     });
     // from alone: to its month's last day.
@@ -113,7 +156,7 @@ describe("platform administration", () => {
     const admin = await platformAdmin();
     const [a, b] = [await createTestWorkspace(), await createTestWorkspace()];
     await db().insert(usageDays).values([
-      { workspaceId: a.id, day: "2019-03-01", rendersSucceeded: 2, pages: 4, outputBytes: 100 },
+      { workspaceId: a.id, day: "2019-03-01", rendersSucceeded: 2, pages: 4, outputBytes: 100, testRenders: 1, testPages: 3 },
       { workspaceId: a.id, day: "2019-03-02", rendersFailed: 1 },
       { workspaceId: b.id, day: "2019-03-02", rendersSucceeded: 1, pages: 1, outputBytes: 7 },
     ]);
@@ -124,8 +167,8 @@ describe("platform administration", () => {
     const all = [...first.body.items, ...second.body.items].sort((x, y) => x.name.localeCompare(y.name));
     const byId = Object.fromEntries([...first.body.items, ...second.body.items].map((i) => [i.workspaceId, i]));
     expect(all).toHaveLength(2);
-    expect(byId[a.id]).toMatchObject({ rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 0, pages: 4, outputBytes: 100 });
-    expect(byId[b.id]).toMatchObject({ rendersSucceeded: 1, pages: 1, outputBytes: 7 });
+    expect(byId[a.id]).toMatchObject({ rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 0, pages: 4, outputBytes: 100, testRenders: 1, testPages: 3 });
+    expect(byId[b.id]).toMatchObject({ rendersSucceeded: 1, pages: 1, outputBytes: 7, testRenders: 0, testPages: 0 });
     expect(second.body.nextCursor).toBeUndefined();
 
     const owner = await a.signIn("owner");
