@@ -1,39 +1,42 @@
-// UsageDays: a bar chart of renders and pages per day (days without usage left out), then the same
-// numbers as a table, which is what assistive technology reads (the chart is hidden from it).
+// UsageDays: a range's totals (test renders and their pages apart), a chart of renders and one of
+// pages per day (test parts in amber stripes), then the days' numbers as a table, which is what assistive
+// technology reads (the charts are hidden from it). Test renders are included in every other count.
 import { formatBytes } from "@/components/format";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import type { Usage } from "@/lib/usage";
+import { UsageChart, type ChartValue } from "./usage-chart";
 
 const n = (v: number) => v.toLocaleString("en-GB");
 
+function Total({ label, value, detail }: { label: string; value: string; detail: string }) {
+  return (
+    <div className="rounded-lg border border-gray-200 bg-white p-4">
+      <dt className="text-sm font-medium text-gray-700">{label}</dt>
+      <dd className="mt-1 text-2xl font-semibold text-gray-900 tabular-nums">{value}</dd>
+      <dd className="mt-1 text-xs text-gray-600">{detail}</dd>
+    </div>
+  );
+}
+
 export function UsageDays({ usage }: { usage: Usage }) {
-  const max = Math.max(1, ...usage.days.map((d) => d.rendersSucceeded + d.rendersFailed + d.rendersCancelled));
-  const maxPages = Math.max(1, ...usage.days.map((d) => d.pages));
+  const t = usage.totals;
+  const renders = (c: Usage["totals"]) => c.rendersSucceeded + c.rendersFailed + c.rendersCancelled;
+  const rendersByDay = new Map<string, ChartValue>(usage.days.map((d) => [d.date, { total: renders(d), test: d.testRenders }]));
+  const pagesByDay = new Map<string, ChartValue>(usage.days.map((d) => [d.date, { total: d.pages, test: d.testPages }]));
   return (
     <div className="space-y-4">
-      <div aria-hidden="true" className="overflow-x-auto rounded-lg border border-gray-200 bg-white p-4">
-        <div className="flex h-40 min-w-max items-end gap-1">
-          {usage.days.map((d) => {
-            const renders = d.rendersSucceeded + d.rendersFailed + d.rendersCancelled;
-            return (
-              <div key={d.date} className="flex h-full w-6 flex-col items-center justify-end gap-0.5" title={`${d.date}: ${renders} renders, ${d.pages} pages`}>
-                <div className="flex w-full items-end gap-0.5" style={{ height: "100%" }}>
-                  <div className="w-1/2 rounded-t bg-blue-600" style={{ height: `${Math.round((renders / max) * 100)}%` }} />
-                  <div className="w-1/2 rounded-t bg-emerald-500" style={{ height: `${Math.round((d.pages / maxPages) * 100)}%` }} />
-                </div>
-                <span className="text-[10px] text-gray-600">{d.date.slice(8)}</span>
-              </div>
-            );
-          })}
-        </div>
-        <p className="mt-2 flex gap-4 text-xs text-gray-600">
-          <span className="flex items-center gap-1">
-            <span className="inline-block size-2 rounded-sm bg-blue-600" /> Renders
-          </span>
-          <span className="flex items-center gap-1">
-            <span className="inline-block size-2 rounded-sm bg-emerald-500" /> Pages
-          </span>
-        </p>
+      <dl className="grid gap-3 sm:grid-cols-3">
+        <Total
+          label="Renders"
+          value={n(renders(t))}
+          detail={`${n(t.testRenders)} test; ${n(t.rendersSucceeded)} succeeded, ${n(t.rendersFailed)} failed, ${n(t.rendersCancelled)} cancelled`}
+        />
+        <Total label="Pages" value={n(t.pages)} detail={`${n(t.testPages)} of test renders`} />
+        <Total label="Output" value={formatBytes(t.outputBytes)} detail="Files of succeeded renders" />
+      </dl>
+      <div className="grid gap-3 lg:grid-cols-2">
+        <UsageChart title="Renders per day" from={usage.from} to={usage.to} values={rendersByDay} tone="blue" unit="renders" />
+        <UsageChart title="Pages per day" from={usage.from} to={usage.to} values={pagesByDay} tone="emerald" unit="pages" />
       </div>
       <Table label="Usage by day">
         <THead>
@@ -42,7 +45,9 @@ export function UsageDays({ usage }: { usage: Usage }) {
             <TH className="text-right">Succeeded</TH>
             <TH className="text-right">Failed</TH>
             <TH className="text-right">Cancelled</TH>
+            <TH className="text-right">Test renders</TH>
             <TH className="text-right">Pages</TH>
+            <TH className="text-right">Test pages</TH>
             <TH className="text-right">Output</TH>
           </TRow>
         </THead>
@@ -53,17 +58,21 @@ export function UsageDays({ usage }: { usage: Usage }) {
               <TCell className="text-right tabular-nums">{n(d.rendersSucceeded)}</TCell>
               <TCell className="text-right tabular-nums">{n(d.rendersFailed)}</TCell>
               <TCell className="text-right tabular-nums">{n(d.rendersCancelled)}</TCell>
+              <TCell className="text-right tabular-nums">{n(d.testRenders)}</TCell>
               <TCell className="text-right tabular-nums">{n(d.pages)}</TCell>
+              <TCell className="text-right tabular-nums">{n(d.testPages)}</TCell>
               <TCell className="text-right whitespace-nowrap tabular-nums">{formatBytes(d.outputBytes)}</TCell>
             </TRow>
           ))}
           <TRow className="bg-gray-50 font-medium">
             <TCell>Total</TCell>
-            <TCell className="text-right tabular-nums">{n(usage.totals.rendersSucceeded)}</TCell>
-            <TCell className="text-right tabular-nums">{n(usage.totals.rendersFailed)}</TCell>
-            <TCell className="text-right tabular-nums">{n(usage.totals.rendersCancelled)}</TCell>
-            <TCell className="text-right tabular-nums">{n(usage.totals.pages)}</TCell>
-            <TCell className="text-right whitespace-nowrap tabular-nums">{formatBytes(usage.totals.outputBytes)}</TCell>
+            <TCell className="text-right tabular-nums">{n(t.rendersSucceeded)}</TCell>
+            <TCell className="text-right tabular-nums">{n(t.rendersFailed)}</TCell>
+            <TCell className="text-right tabular-nums">{n(t.rendersCancelled)}</TCell>
+            <TCell className="text-right tabular-nums">{n(t.testRenders)}</TCell>
+            <TCell className="text-right tabular-nums">{n(t.pages)}</TCell>
+            <TCell className="text-right tabular-nums">{n(t.testPages)}</TCell>
+            <TCell className="text-right whitespace-nowrap tabular-nums">{formatBytes(t.outputBytes)}</TCell>
           </TRow>
         </TBody>
       </Table>

@@ -79,7 +79,8 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
         ) : (
           <>
             <p className="mb-3 text-sm text-gray-600">
-              {usage!.from} to {usage!.to} (UTC, both included). A render counts on the day it ends; test renders count too.
+              {usage!.from} to {usage!.to} (UTC, both included). A render counts on the day it ends. Test renders are included in every count and shown
+              again apart (amber stripes in the charts).
             </p>
             <UsageDays usage={usage!} />
           </>
