@@ -9,6 +9,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
+import { IconAction } from "@/components/ui/row-actions";
 import { Select } from "@/components/ui/select";
 import { useToast } from "@/components/ui/toast";
 import type { PlatformWorkspace } from "@/lib/workspaces";
@@ -85,12 +86,7 @@ export function EditAllowancesDialog({ workspace: w }: { workspace: PlatformWork
       onOpenChange={change}
       title={`Allowances of ${w.name}`}
       description="Changes apply to the next request; renders already accepted finish. Each change is audited."
-      trigger={
-        <Button variant="secondary" size="sm" aria-label={`Edit allowances of ${w.name}`}>
-          <SlidersHorizontal aria-hidden="true" className="size-4" />
-          Edit allowances
-        </Button>
-      }
+      trigger={<IconAction icon={SlidersHorizontal} label={`Edit allowances of ${w.name}`} title="Edit allowances" />}
     >
       <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
         <FormError message={error && !Object.keys(error.fields).length ? error.message : undefined} />

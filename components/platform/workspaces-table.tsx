@@ -1,13 +1,16 @@
 // WorkspacesTable: the platform's workspaces with their allowances, suspended state and usage over
 // the page's range; each row edits allowances (a dialog) and suspends or unsuspends (after
 // confirming). The server checks that the person is a platform administrator on every change.
+// Below xl (where the four columns no longer fit beside the navigation) each row is a card: name,
+// state and actions, then allowances and usage under small headings; the same cells, so the table
+// keeps its rows and column headers for screen readers at every width.
 "use client";
 import { Ban, CircleCheck } from "lucide-react";
 import { updatePlatformWorkspaceAction } from "@/app/(console)/platform/actions";
 import { formatBytes } from "@/components/format";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ActionsHead, IconAction, RowActions } from "@/components/ui/row-actions";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import type { PlatformWorkspace } from "@/lib/workspaces";
@@ -21,17 +24,16 @@ const orUnlimited = (v: number | null, f: (x: number) => string = n) => (v === n
 export function WorkspacesTable({ rows }: { rows: PlatformRow[] }) {
   return (
     <Table label="Workspaces">
-      <THead>
+      {/* why sr-only below xl: the cards name their parts themselves; screen readers keep the headers. */}
+      <THead className="max-xl:sr-only">
         <TRow>
           <TH>Workspace</TH>
           <TH>Allowances</TH>
           <TH>Usage</TH>
-          <TH>
-            <span className="sr-only">Actions</span>
-          </TH>
+          <ActionsHead />
         </TRow>
       </THead>
-      <TBody>
+      <TBody className="max-xl:block">
         {rows.map((w) => (
           <WorkspaceRow key={w.id} w={w} />
         ))}
@@ -49,6 +51,20 @@ function Pair({ term, value }: { term: string; value: string }) {
   );
 }
 
+/** A card's small heading for a cell, shown where the column headers are not (aria-hidden: they are read). */
+function CardLabel({ children }: { children: string }) {
+  return (
+    <div aria-hidden="true" className="mb-1 text-xs font-medium text-gray-700 xl:hidden">
+      {children}
+    </div>
+  );
+}
+
+// The card's grid: on a phone name | actions, then allowances and usage full width; from sm the
+// name spans two columns beside the actions, with allowances and usage side by side below.
+const card = "max-xl:grid max-xl:grid-cols-[1fr_auto] max-xl:gap-x-4 max-xl:gap-y-3 sm:max-xl:gap-x-8 max-xl:px-4 max-xl:py-4 sm:max-xl:grid-cols-[1fr_1fr_auto]";
+const cardCell = "align-top max-xl:block max-xl:p-0";
+
 function WorkspaceRow({ w }: { w: PlatformRow }) {
   const toast = useToast();
   const l = w.limits;
@@ -58,8 +74,8 @@ function WorkspaceRow({ w }: { w: PlatformRow }) {
     else toast.error(w.suspended ? `${w.name} was not unsuspended` : `${w.name} was not suspended`, r.error.message);
   };
   return (
-    <TRow aria-label={w.name}>
-      <TCell className="min-w-48 align-top">
+    <TRow aria-label={w.name} className={card}>
+      <TCell className={`${cardCell} min-w-0 sm:max-xl:col-span-2 xl:min-w-48`}>
         <div className="font-medium text-gray-900">{w.name}</div>
         <div className="font-mono text-xs break-all text-gray-600">{w.id}</div>
         <div className="mt-1 flex flex-wrap gap-1">
@@ -67,7 +83,8 @@ function WorkspaceRow({ w }: { w: PlatformRow }) {
           {w.plan && <Badge tone="accent">Plan: {w.plan}</Badge>}
         </div>
       </TCell>
-      <TCell className="min-w-60 align-top">
+      <TCell className={`${cardCell} max-sm:col-span-2 xl:min-w-60`}>
+        <CardLabel>Allowances</CardLabel>
         <dl className="space-y-0.5 text-xs">
           <Pair term="Active renders" value={n(l.maxActiveRenders)} />
           <Pair term="Renders per minute" value={n(l.rendersPerMinute)} />
@@ -76,7 +93,8 @@ function WorkspaceRow({ w }: { w: PlatformRow }) {
           <Pair term="Test renders per day" value={`${n(l.testRendersToday)} of ${orUnlimited(l.testRendersPerDay)}`} />
         </dl>
       </TCell>
-      <TCell className="min-w-52 align-top">
+      <TCell className={`${cardCell} col-span-2 xl:min-w-52`}>
+        <CardLabel>Usage</CardLabel>
         <dl className="space-y-0.5 text-xs">
           <Pair term="Succeeded" value={n(w.usage.rendersSucceeded)} />
           <Pair term="Failed" value={n(w.usage.rendersFailed)} />
@@ -84,8 +102,8 @@ function WorkspaceRow({ w }: { w: PlatformRow }) {
           <Pair term="Output" value={formatBytes(w.usage.outputBytes)} />
         </dl>
       </TCell>
-      <TCell className="align-top">
-        <div className="flex flex-col items-stretch gap-2">
+      <TCell className={`${cardCell} max-xl:col-start-2 max-xl:row-start-1 sm:max-xl:col-start-3`}>
+        <RowActions>
           <EditAllowancesDialog workspace={w} />
           <ConfirmDialog
             danger={!w.suspended}
@@ -97,14 +115,9 @@ function WorkspaceRow({ w }: { w: PlatformRow }) {
             }
             confirmLabel={w.suspended ? "Unsuspend" : "Suspend"}
             onConfirm={toggle}
-            trigger={
-              <Button variant="secondary" size="sm" aria-label={`${w.suspended ? "Unsuspend" : "Suspend"} ${w.name}`}>
-                {w.suspended ? <CircleCheck aria-hidden="true" className="size-4" /> : <Ban aria-hidden="true" className="size-4" />}
-                {w.suspended ? "Unsuspend" : "Suspend"}
-              </Button>
-            }
+            trigger={<IconAction icon={w.suspended ? CircleCheck : Ban} label={`${w.suspended ? "Unsuspend" : "Suspend"} ${w.name}`} title={w.suspended ? "Unsuspend" : "Suspend"} />}
           />
-        </div>
+        </RowActions>
       </TCell>
     </TRow>
   );
