@@ -139,6 +139,9 @@ test("re-sending gives a new link and ends the old one; cancelling ends it too; 
   const email = newEmail("resend");
   const first = await invite(page, email, "Member");
   await first.dialog.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByRole("region", { name: "Invitations" }).getByText(email)).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "people-invitations");
 
   await page.getByRole("button", { name: `Re-send the invitation for ${email}` }).click();
   const resent = page.getByRole("dialog", { name: "Invitation re-sent" });
@@ -198,6 +201,9 @@ test("an admin cannot make an owner or change one; members see the list read-onl
   await page.getByRole("combobox", { name: `Role of ${member.name}` }).click();
   await page.getByRole("option", { name: "Member" }).click();
   await expect(page.getByText(`${member.name} is now a member`, { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Remove ${member.name}` })).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "people-admin");
 
   const m = await secondBrowser(browser);
   await signIn(m, member.email, member.password, "/people");

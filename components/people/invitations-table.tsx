@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
+import { ActionsHead, IconAction, RowActions } from "@/components/ui/row-actions";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import type { Invitation } from "@/lib/people/schemas";
@@ -27,11 +28,7 @@ export function InvitationsTable({ invitations, canManage, isOwner }: { invitati
             <TH>Role</TH>
             <TH>Status</TH>
             <TH>Invited by</TH>
-            {canManage && (
-              <TH>
-                <span className="sr-only">Actions</span>
-              </TH>
-            )}
+            {canManage && <ActionsHead />}
           </TRow>
         </THead>
         <TBody>
@@ -75,27 +72,19 @@ function InvitationRow({ i, canManage, mayResend, onIssued }: { i: Invitation; c
       </TCell>
       <TCell className="whitespace-nowrap text-gray-700">{i.invitedBy ? (i.invitedBy.name ?? i.invitedBy.email) : "Administrator"}</TCell>
       {canManage && (
-        <TCell className="text-right whitespace-nowrap">
-          {mayResend && (
-            <Button variant="ghost" size="sm" loading={busy} onClick={() => void resend()} aria-label={`Re-send the invitation for ${i.email}`}>
-              {!busy && <RotateCw aria-hidden="true" className="size-4" />}
-              Re-send
-            </Button>
-          )}
-          <ConfirmDialog
-            danger
-            title={`Cancel the invitation for ${i.email}?`}
-            text="The link stops working at once. You can invite them again later."
-            confirmLabel="Cancel invitation"
-            cancelLabel="Keep it"
-            onConfirm={cancel}
-            trigger={
-              <Button variant="ghost" size="sm" aria-label={`Cancel the invitation for ${i.email}`}>
-                <X aria-hidden="true" className="size-4" />
-                Cancel
-              </Button>
-            }
-          />
+        <TCell>
+          <RowActions>
+            {mayResend && <IconAction icon={RotateCw} label={`Re-send the invitation for ${i.email}`} title="Re-send" loading={busy} onClick={() => void resend()} />}
+            <ConfirmDialog
+              danger
+              title={`Cancel the invitation for ${i.email}?`}
+              text="The link stops working at once. You can invite them again later."
+              confirmLabel="Cancel invitation"
+              cancelLabel="Keep it"
+              onConfirm={cancel}
+              trigger={<IconAction icon={X} label={`Cancel the invitation for ${i.email}`} title="Cancel" />}
+            />
+          </RowActions>
         </TCell>
       )}
     </TRow>

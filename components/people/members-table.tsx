@@ -5,8 +5,8 @@ import { UserMinus } from "lucide-react";
 import { useState } from "react";
 import { changeRoleAction, removeMemberAction } from "@/app/(console)/people/actions";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ActionsHead, IconAction, RowActions } from "@/components/ui/row-actions";
 import { Select } from "@/components/ui/select";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
@@ -28,11 +28,7 @@ export function MembersTable({ members, youId, canManage, isOwner }: MembersTabl
           <TH>Person</TH>
           <TH>Role</TH>
           <TH className="hidden md:table-cell">Joined</TH>
-          {canManage && (
-            <TH>
-              <span className="sr-only">Actions</span>
-            </TH>
-          )}
+          {canManage && <ActionsHead />}
         </TRow>
       </THead>
       <TBody>
@@ -93,22 +89,19 @@ function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; ca
       </TCell>
       <TCell className="hidden whitespace-nowrap text-gray-700 md:table-cell">{joined(m.joinedAt)}</TCell>
       {canManage && (
-        <TCell className="text-right">
-          {mayChange && !you && (
-            <ConfirmDialog
-              danger
-              title={`Remove ${name}?`}
-              text={`${name} loses access to this workspace at once. Their account stays, and you can invite them again.`}
-              confirmLabel="Remove"
-              onConfirm={remove}
-              trigger={
-                <Button variant="ghost" size="sm" aria-label={`Remove ${name}`}>
-                  <UserMinus aria-hidden="true" className="size-4" />
-                  Remove
-                </Button>
-              }
-            />
-          )}
+        <TCell>
+          <RowActions>
+            {mayChange && !you && (
+              <ConfirmDialog
+                danger
+                title={`Remove ${name}?`}
+                text={`${name} loses access to this workspace at once. Their account stays, and you can invite them again.`}
+                confirmLabel="Remove"
+                onConfirm={remove}
+                trigger={<IconAction icon={UserMinus} label={`Remove ${name}`} title="Remove" />}
+              />
+            )}
+          </RowActions>
         </TCell>
       )}
     </TRow>

@@ -31,13 +31,14 @@ export type IconActionProps = Omit<ButtonProps, "variant" | "size" | "children" 
 };
 
 /**
- * A row's icon button. Usable as a dialog's trigger (Radix's asChild): every other prop and the
+ * A row's icon button; `loading` shows the spinner instead of the icon. Usable as a dialog's trigger (Radix's asChild): every other prop and the
  * ref reach the <button>.
  */
-export function IconAction({ icon: Icon, label, title, danger = false, className, ...props }: IconActionProps) {
+export function IconAction({ icon: Icon, label, title, danger = false, loading = false, className, ...props }: IconActionProps) {
   return (
-    <Button variant="ghost" size="icon" aria-label={label} title={title} className={cn(danger && "text-danger hover:text-danger", className)} {...props}>
-      <Icon aria-hidden="true" className="size-4" />
+    <Button variant="ghost" size="icon" aria-label={label} title={title} loading={loading} className={cn(danger && "text-danger hover:text-danger", className)} {...props}>
+      {/* why: while loading the button's spinner takes the icon's place. */}
+      {!loading && <Icon aria-hidden="true" className="size-4" />}
     </Button>
   );
 }
