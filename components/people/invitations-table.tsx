@@ -15,6 +15,11 @@ import type { Invitation } from "@/lib/people/schemas";
 import { IssuedLink, type MailOutcome } from "./issued-link";
 import { roleNames } from "./roles";
 
+// On a phone (below sm) a row is a card: the email and the actions, then role and status below
+// (who invited is left out there).
+const card = "max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-3 max-sm:gap-y-1 max-sm:px-4 max-sm:py-3";
+const cardCell = "max-sm:block max-sm:p-0";
+
 const date = (iso: string) => new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }) + " UTC";
 
 export function InvitationsTable({ invitations, canManage, isOwner }: { invitations: Invitation[]; canManage: boolean; isOwner: boolean }) {
@@ -22,16 +27,17 @@ export function InvitationsTable({ invitations, canManage, isOwner }: { invitati
   return (
     <>
       <Table label="Invitations" className="relative">
-        <THead>
+        {/* why sr-only on a phone: each row is a small card there; screen readers keep the headers. */}
+        <THead className="max-sm:sr-only">
           <TRow>
             <TH>Email</TH>
             <TH>Role</TH>
             <TH>Status</TH>
-            <TH>Invited by</TH>
+            <TH className="max-sm:hidden">Invited by</TH>
             {canManage && <ActionsHead />}
           </TRow>
         </THead>
-        <TBody>
+        <TBody className="max-sm:block">
           {invitations.map((i) => (
             <InvitationRow key={i.id} i={i} canManage={canManage} mayResend={i.role !== "owner" || isOwner} onIssued={setIssued} />
           ))}
@@ -63,16 +69,16 @@ function InvitationRow({ i, canManage, mayResend, onIssued }: { i: Invitation; c
     else toast.error("The invitation was not cancelled", r.error.message);
   };
   return (
-    <TRow>
-      <TCell className="min-w-48 break-all sm:break-normal">{i.email}</TCell>
-      <TCell className="whitespace-nowrap">{roleNames[i.role]}</TCell>
-      <TCell className="whitespace-nowrap">
+    <TRow className={card}>
+      <TCell className={`${cardCell} min-w-0 break-all max-sm:grow max-sm:basis-[calc(100%-6rem)] sm:min-w-48 sm:break-normal`}>{i.email}</TCell>
+      <TCell className={`${cardCell} whitespace-nowrap max-sm:order-last`}>{roleNames[i.role]}</TCell>
+      <TCell className={`${cardCell} whitespace-nowrap max-sm:order-last`}>
         {i.status === "expired" ? <Badge tone="warning">Expired</Badge> : <Badge tone="success">Pending</Badge>}
         <span className="ml-2 text-gray-700">{i.status === "expired" ? "since" : "until"} {date(i.expiresAt)}</span>
       </TCell>
-      <TCell className="whitespace-nowrap text-gray-700">{i.invitedBy ? (i.invitedBy.name ?? i.invitedBy.email) : "Administrator"}</TCell>
+      <TCell className="whitespace-nowrap text-gray-700 max-sm:hidden">{i.invitedBy ? (i.invitedBy.name ?? i.invitedBy.email) : "Administrator"}</TCell>
       {canManage && (
-        <TCell>
+        <TCell className={cardCell}>
           <RowActions>
             {mayResend && <IconAction icon={RotateCw} label={`Re-send the invitation for ${i.email}`} title="Re-send" loading={busy} onClick={() => void resend()} />}
             <ConfirmDialog

@@ -16,6 +16,10 @@ import { roleNames, roleOptions } from "./roles";
 
 export type MembersTableProps = { members: Member[]; youId: string; canManage: boolean; isOwner: boolean };
 
+// On a phone (below sm) a row is a card: the person and the remove button, then the role below
+// (the person takes all but the button's room, so the role wraps to a line of its own).
+const card = "max-sm:flex max-sm:flex-wrap max-sm:items-start max-sm:gap-x-3 max-sm:gap-y-2 max-sm:px-4 max-sm:py-3";
+
 const joined = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 export function MembersTable({ members, youId, canManage, isOwner }: MembersTableProps) {
@@ -23,7 +27,8 @@ export function MembersTable({ members, youId, canManage, isOwner }: MembersTabl
     // why relative: the role select's hidden native <select> is absolutely placed; the table's
     // scrolling box must contain it, or the page grows wider than a phone.
     <Table label="Members" className="relative">
-      <THead>
+      {/* why sr-only on a phone: each row is a small card there; screen readers keep the headers. */}
+      <THead className="max-sm:sr-only">
         <TRow>
           <TH>Person</TH>
           <TH>Role</TH>
@@ -31,7 +36,7 @@ export function MembersTable({ members, youId, canManage, isOwner }: MembersTabl
           {canManage && <ActionsHead />}
         </TRow>
       </THead>
-      <TBody>
+      <TBody className="max-sm:block">
         {members.map((m) => (
           <MemberRow key={`${m.userId}:${m.role}`} m={m} you={m.userId === youId} canManage={canManage} isOwner={isOwner} />
         ))}
@@ -68,8 +73,8 @@ function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; ca
   };
 
   return (
-    <TRow>
-      <TCell className="min-w-48">
+    <TRow className={card}>
+      <TCell className="min-w-0 max-sm:block max-sm:grow max-sm:basis-[calc(100%-4rem)] max-sm:p-0 sm:min-w-48">
         <div className="font-medium">
           {m.name ?? <span className="text-gray-600">No name</span>}
           {you && (
@@ -80,7 +85,7 @@ function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; ca
         </div>
         <div className="text-sm break-all text-gray-600 sm:break-normal">{m.email}</div>
       </TCell>
-      <TCell className="w-48 min-w-40">
+      <TCell className="w-48 min-w-40 max-sm:order-last max-sm:block max-sm:p-0">
         {mayChange ? (
           <Select aria-label={`Role of ${name}`} value={role} onValueChange={(v) => void change(v as Role)} options={roleOptions(isOwner)} disabled={busy} />
         ) : (
@@ -89,7 +94,7 @@ function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; ca
       </TCell>
       <TCell className="hidden whitespace-nowrap text-gray-700 md:table-cell">{joined(m.joinedAt)}</TCell>
       {canManage && (
-        <TCell>
+        <TCell className="max-sm:block max-sm:p-0">
           <RowActions>
             {mayChange && !you && (
               <ConfirmDialog
