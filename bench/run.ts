@@ -12,6 +12,13 @@
  *   npm run bench -- --cpu        also CPU milliseconds per render of each process group
  *   npm run bench -- --invoice    only the invoice (for iterating on the hot path)
  *   npm run bench -- --brand      only the brand rows: headers and footers with fonts and a logo
+ *   npm run bench -- --delivery   only issue 11's rows (bench/delivery.ts): a storage destination (s3rver)
+ *                                 and a webhook against neither, render by render; and N webhook
+ *                                 deliveries queued at once (--deliveries N, default 1,000; 500 with
+ *                                 --quick) to a 50 ms receiver during a steady render stream. Its end
+ *                                 to end is the answer of POST /v1/renders with waitMs, without the
+ *                                 download (a render that keeps no copy has none), for every arm alike.
+ *                                 --overhead or --burst runs only the first or the second row.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -20,43 +27,12 @@ import { measureCpu, treeOf, type Proc } from "./cpu";
 import { benchDatabase } from "./database";
 import { assetsServed, brandedReport, brandFiles, brandTemplate, dataUrl, uploadAsset, type Api } from "./brand";
 import { invoiceHtml, reportHtml, tableTemplateContent, tableTemplateData } from "./documents";
+import { drive, merge, stats, warm, type Run, type Stats } from "./measure";
 
 const args = new Set(process.argv.slice(2));
 const quick = args.has("--quick");
 const root = path.resolve(__dirname, "..");
 const dataDir = path.join(root, ".data", "bench");
-
-type Stats = { n: number; seconds: number; p50: number; p95: number; perSecond: number };
-
-function stats(latencies: number[], seconds: number): Stats {
-  const s = [...latencies].sort((a, b) => a - b);
-  const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return { n: s.length, seconds, p50: at(0.5), p95: at(0.95), perSecond: s.length / seconds };
-}
-
-type Run = { latencies: number[]; seconds: number };
-
-/** Runs `one` `total` times with `concurrency` in flight. */
-async function drive(total: number, concurrency: number, one: (i: number, lane: number) => Promise<void>): Promise<Run> {
-  let next = 0;
-  const latencies: number[] = [];
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, lane) => {
-      while (next < total) {
-        const i = next++;
-        const t = performance.now();
-        await one(i, lane);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - start) / 1000 };
-}
-
-const warm = async (n: number, concurrency: number, one: (i: number, lane: number) => Promise<void>) => {
-  for (let i = 0; i < n; i++) await one(i, i % concurrency);
-};
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
@@ -64,7 +40,16 @@ async function main() {
   const { chromiumArgs } = await import("../lib/render-engine/browser");
   const { url: databaseUrl, runDir, drop } = await benchDatabase(dataDir, "bench");
 
-  const env = { DATABASE_URL: databaseUrl, DATA_DIR: runDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000", WORKER_CONCURRENCY: "2" };
+  const delivery = args.has("--delivery");
+  const env = {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: runDir,
+    LOG_LEVEL: "warn",
+    API_RATE_LIMIT_PER_MINUTE: "1000000",
+    WORKER_CONCURRENCY: "2",
+    // why: the delivery mode's object store (s3rver) and webhook receivers listen on loopback.
+    ...(delivery ? { DESTINATION_ALLOW_PRIVATE_NETWORKS: "true", WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true" } : {}),
+  };
   const web = await startWebServer(env, runDir);
   const worker = startProcess("worker/index.ts", { ...env, FOLIO_PROCESS: "worker" }, path.join(runDir, "worker.log"));
 
@@ -80,6 +65,31 @@ async function main() {
   const { setLimits } = await import("../lib/workspaces");
   await setLimits(systemCtx(boot.workspace.id, "bench"), { maxActiveRenders: 100_000, rendersPerMinute: 1_000_000 });
   await closeDb();
+
+  if (delivery) {
+    const { deliveryBench } = await import("./delivery");
+    const at = process.argv.indexOf("--deliveries");
+    const deliveries = at > 0 ? Number(process.argv[at + 1]) : quick ? 500 : 1000;
+    if (!Number.isInteger(deliveries) || deliveries < 1) throw new Error("--deliveries takes a whole number");
+    try {
+      // --overhead or --burst: only that row (both when neither is given).
+      const rows = args.has("--overhead") || args.has("--burst") ? { overhead: args.has("--overhead"), burst: args.has("--burst") } : { overhead: true, burst: true };
+      const workerPid = worker.proc.pid!;
+      const cpuGroups = {
+        bench: (p: Proc) => p.pid === process.pid,
+        web: treeOf(web.pid),
+        worker: (p: Proc) => p.pid === workerPid,
+        workerChromium: (p: Proc, all: Map<number, Proc>) => p.pid !== workerPid && treeOf(workerPid)(p, all),
+        // why this cluster's processes only: other clusters on a shared machine are not the bench's.
+        postgres: treeOf(Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0])),
+      };
+      for (const line of await deliveryBench({ baseUrl: web.baseUrl, quick, deliveries, cpuGroups, rows })) console.log(line);
+    } finally {
+      await Promise.all([web.stop(), worker.stop()]);
+      await drop();
+    }
+    return;
+  }
 
   const { config } = await import("../lib/config");
   /** A plainly launched browser with two warm pages, one per lane. */
@@ -153,7 +163,6 @@ async function main() {
     await warm(warmup, c, rawOn(full.pages)(html));
     const fullRun = await measured(`${label} full`, total, c, rawOn(full.pages)(html));
     await full.browser.close();
-    const merge = (rs: Run[]) => stats(rs.flatMap((r) => r.latencies), rs.reduce((a, r) => a + r.seconds, 0));
     return { raw: merge(runs.raw), full: merge([fullRun]), e2e: merge(runs.e2e) };
   };
 
@@ -226,7 +235,6 @@ async function main() {
       runs.plain.push(await measured("report, brand fonts", each, 1, plain));
       runs.margins.push(await measured("report, brand fonts + header/footer", each, 1, margins));
     }
-    const merge = (rs: Run[]) => stats(rs.flatMap((r) => r.latencies), rs.reduce((a, r) => a + r.seconds, 0));
     const [p, m] = [merge(runs.plain), merge(runs.margins)];
     return (
       `\nReport (20 pages) with a header and footer in 2 web fonts with a logo (${served ? "assets" : "data: URLs"}): e2e p50 ${m.p50.toFixed(1)} ms ` +
@@ -250,7 +258,6 @@ async function main() {
       runs.template.push(await measured("brand template", each, 1, asTemplate));
       runs.html.push(await measured("brand as inlined HTML", each, 1, asHtml));
     }
-    const merge = (rs: Run[]) => stats(rs.flatMap((r) => r.latencies), rs.reduce((a, r) => a + r.seconds, 0));
     const [tm, ht] = [merge(runs.template), merge(runs.html)];
     return (
       `\nTemplate with 2 fonts, a logo and a stylesheet: e2e p50 ${tm.p50.toFixed(1)} ms, ${tm.perSecond.toFixed(2)} r/s; the same as HTML with data: URLs ` +

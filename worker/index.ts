@@ -10,7 +10,7 @@ import { flushLogs, log } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, settleUploads, watchCancellations } from "@/lib/renders/processing";
-import { RENDER_QUEUED_CHANNEL } from "@/lib/renders/processing";
+import { RENDER_QUEUED_CHANNEL, rendering } from "@/lib/renders/processing";
 import { handleBlobDeletion } from "./jobs/blob-deletion";
 import { handleFileDeletion } from "./jobs/file-deletion";
 import { handleMaintenance } from "./jobs/maintenance";
@@ -23,6 +23,12 @@ import { coalescedDispatcher, onDeliveriesDue } from "@/lib/webhooks/dispatch";
 const WEBHOOK_SLOTS = 32;
 /** How many attempts of one webhook endpoint run at once, across all workers. */
 const WEBHOOK_PER_ENDPOINT = 16;
+/**
+ * How many webhook attempts may start per second while this worker renders (or rendered within
+ * the last second): deliveries yield to renders. 1,000 queued at once still go out within about
+ * 20 s beside a steady render stream (bench/delivery.ts), and at once on an idle worker.
+ */
+const WEBHOOK_STARTS_PER_SECOND_WHILE_RENDERING = 50;
 
 /**
  * The worker: a warm Chromium and the pg-boss queues. Stops taking jobs on SIGTERM/SIGINT and
@@ -51,7 +57,11 @@ async function main() {
   // Webhook deliveries: the dispatcher hands due attempts to pg-boss (lib/webhooks/dispatch.ts),
   // the pool runs them: at most WEBHOOK_PER_ENDPOINT of one endpoint at once across all workers,
   // so one slow receiver holds few slots and never a render's.
-  const webhookPool = webhookDeliveryPool(b, { slots: WEBHOOK_SLOTS, perEndpoint: WEBHOOK_PER_ENDPOINT });
+  const webhookPool = webhookDeliveryPool(b, {
+    slots: WEBHOOK_SLOTS,
+    perEndpoint: WEBHOOK_PER_ENDPOINT,
+    startsPerSecond: () => (rendering(1_000) ? WEBHOOK_STARTS_PER_SECOND_WHILE_RENDERING : undefined),
+  });
   const webhookDispatcher = coalescedDispatcher(webhookPool.wake, (err) => log().error({ err }, "webhook dispatch failed"));
   await onDeliveriesDue(webhookDispatcher.wake);
   webhookDispatcher.wake();

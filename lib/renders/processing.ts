@@ -25,6 +25,16 @@ export const MAX_ATTEMPTS = 3;
 export const LEASE_MS = 15_000;
 
 const inflight = new Map<string, AbortController>();
+let lastRenderEndedAt = -Infinity;
+
+/**
+ * Whether this process renders now (an upload to a destination included), or ended a render
+ * within `withinMs` (the gap between two renders of a steady stream is not idleness). Background
+ * work (webhook deliveries) yields to it.
+ */
+export function rendering(withinMs: number): boolean {
+  return inflight.size > 0 || performance.now() - lastRenderEndedAt < withinMs;
+}
 
 /**
  * Takes the oldest queued render and renders it: claim, render, store, end. Each state change is
@@ -54,6 +64,7 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
   const close = () => {
     clearTimeout(timer);
     inflight.delete(row.id);
+    lastRenderEndedAt = performance.now();
   };
   const started = performance.now();
   const ms: Phases = { queued: row.queuedMs };

@@ -10,35 +10,76 @@ export async function handleWebhookDelivery(job: Payload) {
   await attemptDelivery(job.deliveryId, job.attempts);
 }
 
+/** How many attempts must end after a fetch came back short before the pool fetches again. */
+export const REFETCH_AFTER = 4;
+
 /**
  * The worker's pool of webhook attempts: up to `slots` at once, at most `perEndpoint` of one
  * endpoint across all workers (pg-boss group concurrency, the group being the endpoint). It fetches
- * as soon as a slot frees, when woken (a dispatch of this worker) and every 2 s (another worker's).
+ * when woken (a dispatch of this worker), every 2 s (another worker's), and as attempts end.
  *
  * why not pg-boss's work(): its pollers wait a polling interval whenever a fetch comes back short,
  * and with a per-group limit most fetches of a burst to one endpoint do; 50 attempts of 50 ms then
- * took 9 s. A pool that fetches whenever a slot frees keeps every slot busy, and each job is
- * completed alone, so a slow receiver holds only its own slots.
+ * took 9 s. A pool that fetches as slots free keeps the slots busy, and each job is completed on its
+ * own outcome, so a slow receiver holds only its own slots.
+ *
+ * why not a fetch at every attempt's end: a fetch is pg-boss's heaviest statement (it counts the
+ * active jobs of every group), and after a fetch that came back short (the endpoint at its limit,
+ * or nothing due) the next one, at once, mostly finds nothing again; fetching and completing one
+ * job at a time cost two fetches and a completion per delivery, and 1,000 deliveries slowed the
+ * renders beside them by half. So after a short fetch the pool waits until REFETCH_AFTER attempts
+ * ended (or all of them, or a wake), and ended jobs are completed together, just before the next
+ * fetch (their group's slots count as taken until then) or within 50 ms.
+ *
+ * `startsPerSecond` says how many attempts may start per second now (undefined: as many as the
+ * slots take). The worker limits them while it renders: an attempt costs CPU (its statements, the
+ * signing, the connection) that a burst of them takes from the renders beside them.
  */
-export function webhookDeliveryPool(b: PgBoss, opts: { slots: number; perEndpoint: number }) {
+export function webhookDeliveryPool(b: PgBoss, opts: { slots: number; perEndpoint: number; startsPerSecond?: () => number | undefined }) {
   let inFlight = 0;
+  const starts = startLimiter(opts.startsPerSecond ?? (() => undefined));
   let pumping = false;
   let again = false;
   let stopped = false;
+  /** After a short fetch: fetch again once inFlight is down to this (or on a wake). */
+  let refetchAt = Infinity;
+  const ended: string[] = [];
+  let flushTimer: NodeJS.Timeout | undefined;
   const idle: (() => void)[] = [];
 
+  const flush = async () => {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (ended.length === 0) return;
+    const ids = ended.splice(0);
+    try {
+      await b.complete("webhook-delivery", ids);
+    } catch (err) {
+      // The attempts are recorded on their deliveries; an uncompleted job expires and runs again, finding its attempt done.
+      log().error({ err }, "could not complete webhook delivery jobs");
+    }
+  };
+
   const run = async (job: { id: string; data: Payload }) => {
+    let ok = false;
     try {
       await handleWebhookDelivery(job.data);
-      await b.complete("webhook-delivery", job.id);
+      ok = true;
     } catch (err) {
       log().error({ err, deliveryId: job.data.deliveryId }, "webhook delivery job failed");
       await b.fail("webhook-delivery", job.id).catch(() => undefined); // pg-boss retries it
     } finally {
+      if (ok) {
+        ended.push(job.id);
+        flushTimer ??= setTimeout(() => void flush().then(settleIdle), 50);
+      }
       inFlight--;
-      if (inFlight === 0) idle.splice(0).forEach((f) => f());
-      void pump();
+      settleIdle();
+      if (inFlight <= refetchAt) void pump();
     }
+  };
+  const settleIdle = () => {
+    if (inFlight === 0 && ended.length === 0) idle.splice(0).forEach((f) => f());
   };
 
   const pump = async () => {
@@ -50,15 +91,28 @@ export function webhookDeliveryPool(b: PgBoss, opts: { slots: number; perEndpoin
     try {
       do {
         again = false;
+        await flush();
+        refetchAt = -1;
         while (!stopped && inFlight < opts.slots) {
-          const jobs = await b.fetch<Payload>("webhook-delivery", { batchSize: opts.slots - inFlight, groupConcurrency: opts.perEndpoint });
-          if (jobs.length === 0) break;
+          const allowed = starts.available();
+          if (allowed < 1) {
+            starts.wakeWhenAvailable(() => void pump());
+            break;
+          }
+          const want = Math.min(opts.slots - inFlight, allowed);
+          const jobs = await b.fetch<Payload>("webhook-delivery", { batchSize: want, groupConcurrency: opts.perEndpoint });
+          starts.take(jobs.length);
           inFlight += jobs.length;
           for (const job of jobs) void run(job);
+          if (jobs.length < want) {
+            refetchAt = Math.max(0, inFlight - REFETCH_AFTER);
+            break;
+          }
         }
       } while (again && !stopped);
     } catch (err) {
       log().error({ err }, "could not fetch webhook deliveries");
+      refetchAt = Math.max(0, inFlight - REFETCH_AFTER);
     } finally {
       pumping = false;
     }
@@ -67,11 +121,49 @@ export function webhookDeliveryPool(b: PgBoss, opts: { slots: number; perEndpoin
   const timer = setInterval(() => void pump(), 2_000);
   return {
     wake: () => void pump(),
-    /** Takes no more jobs and waits for the attempts in flight (each at most 10 s). */
+    /** Takes no more jobs, waits for the attempts in flight (each at most 10 s) and completes their jobs. */
     stop: async () => {
       stopped = true;
       clearInterval(timer);
+      starts.stop();
       if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
+      await flush();
     },
+  };
+}
+
+/**
+ * A token bucket of attempt starts: `perSecond()` tokens a second (read at every refill, so a
+ * change applies at once), holding at most a tenth of a second's worth; no limit while it answers
+ * undefined.
+ */
+export function startLimiter(perSecond: () => number | undefined) {
+  let tokens = 0;
+  let at = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  const refill = () => {
+    const rate = perSecond();
+    const now = performance.now();
+    if (rate === undefined) tokens = Infinity;
+    else {
+      const cap = Math.max(1, rate / 10);
+      tokens = Math.min(cap, (Number.isFinite(tokens) ? tokens : cap) + ((now - at) / 1000) * rate);
+    }
+    at = now;
+    return rate;
+  };
+  return {
+    available: () => (refill(), Math.floor(tokens)),
+    take: (n: number) => void (tokens -= n),
+    /** Calls `fn` once when a token will be there (one call pending at a time). */
+    wakeWhenAvailable: (fn: () => void) => {
+      if (timer) return;
+      const rate = refill() ?? 1000;
+      timer = setTimeout(() => {
+        timer = undefined;
+        fn();
+      }, Math.max(1, Math.ceil(((1 - tokens) / rate) * 1000)));
+    },
+    stop: () => clearTimeout(timer),
   };
 }
