@@ -76,7 +76,8 @@ async function main() {
       const rows = args.has("--overhead") || args.has("--burst") ? { overhead: args.has("--overhead"), burst: args.has("--burst") } : { overhead: true, burst: true };
       const workerPid = worker.proc.pid!;
       const cpuGroups = {
-        bench: (p: Proc) => p.pid === process.pid,
+        // The bench and its receiver process (web and worker are its children too, so they are left out of it).
+        bench: (p: Proc, all: Map<number, Proc>) => treeOf(process.pid)(p, all) && !treeOf(web.pid)(p, all) && !treeOf(workerPid)(p, all),
         web: treeOf(web.pid),
         worker: (p: Proc) => p.pid === workerPid,
         workerChromium: (p: Proc, all: Map<number, Proc>) => p.pid !== workerPid && treeOf(workerPid)(p, all),

@@ -29,7 +29,7 @@ export const REFETCH_AFTER = 4;
  * job at a time cost two fetches and a completion per delivery, and 1,000 deliveries slowed the
  * renders beside them by half. So after a short fetch the pool waits until REFETCH_AFTER attempts
  * ended (or all of them, or a wake), and ended jobs are completed together, just before the next
- * fetch (their group's slots count as taken until then) or within 50 ms.
+ * fetch (their group's slots count as taken until then) or within 200 ms.
  *
  * `startsPerSecond` says how many attempts may start per second now (undefined: as many as the
  * slots take). The worker limits them while it renders: an attempt costs CPU (its statements, the
@@ -71,7 +71,7 @@ export function webhookDeliveryPool(b: PgBoss, opts: { slots: number; perEndpoin
     } finally {
       if (ok) {
         ended.push(job.id);
-        flushTimer ??= setTimeout(() => void flush().then(settleIdle), 50);
+        flushTimer ??= setTimeout(() => void flush().then(settleIdle), 200);
       }
       inFlight--;
       settleIdle();
@@ -134,8 +134,8 @@ export function webhookDeliveryPool(b: PgBoss, opts: { slots: number; perEndpoin
 
 /**
  * A token bucket of attempt starts: `perSecond()` tokens a second (read at every refill, so a
- * change applies at once), holding at most a tenth of a second's worth; no limit while it answers
- * undefined.
+ * change applies at once), holding at most a quarter of a second's worth (a fetch of a few jobs
+ * costs about what a fetch of one does); no limit while it answers undefined.
  */
 export function startLimiter(perSecond: () => number | undefined) {
   let tokens = 0;
@@ -146,7 +146,7 @@ export function startLimiter(perSecond: () => number | undefined) {
     const now = performance.now();
     if (rate === undefined) tokens = Infinity;
     else {
-      const cap = Math.max(1, rate / 10);
+      const cap = Math.max(1, rate / 4);
       tokens = Math.min(cap, (Number.isFinite(tokens) ? tokens : cap) + ((now - at) / 1000) * rate);
     }
     at = now;
