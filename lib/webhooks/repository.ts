@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
 import { webhookDeliveries, webhookEndpoints, type WebhookDeliveryRow, type WebhookEndpointRow } from "../db/schema";
@@ -123,6 +123,45 @@ export async function findForAttempt(ex: Executor, id: string) {
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, id));
   return r;
+}
+
+/** findForAttempt of several deliveries in one statement: those that still exist, with their endpoints. */
+export function findManyForAttempt(ex: Executor, ids: string[]) {
+  return ex
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(inArray(webhookDeliveries.id, ids));
+}
+
+export type AttemptRecord = { id: string; attempts: number; set: Pick<WebhookDeliveryRow, "status" | "lastStatusCode" | "lastError" | "lastAttemptAt" | "nextAttemptAt"> };
+
+/**
+ * recordAttempt of several deliveries in one statement, each on its own condition; the ids
+ * recorded. why `in (ids)` beside the join: the planner cannot see into jsonb_to_recordset and
+ * scanned the whole table to join it; the ids lead it to the primary key.
+ */
+export async function recordAttempts(ex: Executor, records: AttemptRecord[]): Promise<Set<string>> {
+  const values = records.map((r) => ({
+    id: r.id,
+    attempts: r.attempts,
+    status: r.set.status,
+    last_status_code: r.set.lastStatusCode,
+    last_error: r.set.lastError,
+    last_attempt_at: r.set.lastAttemptAt?.toISOString() ?? null,
+    next_attempt_at: r.set.nextAttemptAt?.toISOString() ?? null,
+  }));
+  const rows = await ex.execute<{ id: string }>(sql`
+    update webhook_deliveries d set status = v.status, attempts = v.attempts + 1, last_status_code = v.last_status_code,
+      last_error = v.last_error, last_attempt_at = v.last_attempt_at, next_attempt_at = v.next_attempt_at, dispatched_until = null
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id text, attempts int, status text, last_status_code int,
+      last_error text, last_attempt_at timestamptz, next_attempt_at timestamptz)
+    where d.id in (${sql.join(
+      values.map((v) => sql`${v.id}`),
+      sql`, `,
+    )}) and d.id = v.id and d.attempts = v.attempts
+    returning d.id`);
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

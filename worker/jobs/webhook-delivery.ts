@@ -1,13 +1,13 @@
 import type { PgBoss } from "pg-boss";
 import type { QueuePayload } from "@/lib/jobs/catalog";
 import { log } from "@/lib/log";
-import { attemptDelivery } from "@/lib/webhooks/deliver";
+import { attemptScheduledDelivery } from "@/lib/webhooks/deliver";
 
 type Payload = QueuePayload<"webhook-delivery">;
 
 /** One attempt of a webhook delivery; the outcome is recorded on the delivery, never thrown. */
 export async function handleWebhookDelivery(job: Payload) {
-  await attemptDelivery(job.deliveryId, job.attempts);
+  await attemptScheduledDelivery(job.deliveryId, job.attempts);
 }
 
 /** How many attempts must end after a fetch came back short before the pool fetches again. */
