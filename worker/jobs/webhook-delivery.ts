@@ -94,16 +94,17 @@ export function webhookDeliveryPool(b: PgBoss, opts: { slots: number; perEndpoin
         await flush();
         refetchAt = -1;
         while (!stopped && inFlight < opts.slots) {
-          const allowed = starts.available();
-          if (allowed < 1) {
-            starts.wakeWhenAvailable(() => void pump());
+          const room = opts.slots - inFlight;
+          const want = starts.available(room);
+          if (want < 1) {
+            starts.wakeWhenAvailable(room, () => void pump());
             break;
           }
-          const want = Math.min(opts.slots - inFlight, allowed);
           const jobs = await b.fetch<Payload>("webhook-delivery", { batchSize: want, groupConcurrency: opts.perEndpoint });
           starts.take(jobs.length);
           inFlight += jobs.length;
-          for (const job of jobs) void run(job);
+          const gap = starts.gapMs();
+          jobs.forEach((job, i) => (gap === 0 || i === 0 ? void run(job) : setTimeout(() => void run(job), i * gap)));
           if (jobs.length < want) {
             refetchAt = Math.max(0, inFlight - REFETCH_AFTER);
             break;
@@ -134,35 +135,51 @@ export function webhookDeliveryPool(b: PgBoss, opts: { slots: number; perEndpoin
 
 /**
  * A token bucket of attempt starts: `perSecond()` tokens a second (read at every refill, so a
- * change applies at once), holding at most a quarter of a second's worth (a fetch of a few jobs
- * costs about what a fetch of one does); no limit while it answers undefined.
+ * change applies at once), holding at most a quarter of a second's worth; no limit while it
+ * answers undefined. Under a limit it hands out whole batches (a quarter second's worth: a fetch
+ * of a few jobs costs about what a fetch of one does), whose starts the pool spreads `gapMs()`
+ * apart (the worker's event loop, PostgreSQL and the receiver then see a steady trickle, not
+ * bursts that hold up a render).
  */
 export function startLimiter(perSecond: () => number | undefined) {
   let tokens = 0;
   let at = performance.now();
   let timer: NodeJS.Timeout | undefined;
+  const batchOf = (rate: number) => Math.max(1, Math.floor(rate / 4));
   const refill = () => {
     const rate = perSecond();
     const now = performance.now();
     if (rate === undefined) tokens = Infinity;
-    else {
-      const cap = Math.max(1, rate / 4);
-      tokens = Math.min(cap, (Number.isFinite(tokens) ? tokens : cap) + ((now - at) / 1000) * rate);
-    }
+    else tokens = Math.min(batchOf(rate), (Number.isFinite(tokens) ? tokens : batchOf(rate)) + ((now - at) / 1000) * rate);
     at = now;
     return rate;
   };
+  /** How many of `room` may start: all without a limit, else a batch (at most `room`). */
+  const need = (rate: number | undefined, room: number) => (rate === undefined ? room : Math.min(room, batchOf(rate)));
   return {
-    available: () => (refill(), Math.floor(tokens)),
+    /** How many may start now (at most `room`), or 0 until a batch is there. */
+    available: (room: number) => {
+      const rate = refill();
+      const n = need(rate, room);
+      return tokens >= n ? n : 0;
+    },
     take: (n: number) => void (tokens -= n),
-    /** Calls `fn` once when a token will be there (one call pending at a time). */
-    wakeWhenAvailable: (fn: () => void) => {
+    /** Milliseconds between two starts of a batch; 0 without a limit. */
+    gapMs: () => {
+      const rate = perSecond();
+      return rate === undefined ? 0 : 1000 / rate;
+    },
+    /** Calls `fn` once when `available(room)` will be more than 0 (one call pending at a time). */
+    wakeWhenAvailable: (room: number, fn: () => void) => {
       if (timer) return;
       const rate = refill() ?? 1000;
-      timer = setTimeout(() => {
-        timer = undefined;
-        fn();
-      }, Math.max(1, Math.ceil(((1 - tokens) / rate) * 1000)));
+      timer = setTimeout(
+        () => {
+          timer = undefined;
+          fn();
+        },
+        Math.max(1, Math.ceil(((need(rate, room) - tokens) / rate) * 1000)),
+      );
     },
     stop: () => clearTimeout(timer),
   };
