@@ -6,6 +6,10 @@
  *
  *   npm run bench:webhooks                  1,000 deliveries, 50 ms answers
  *   npm run bench:webhooks -- --n 200       another count
+ *
+ * Nothing renders meanwhile, so the worker's pool runs at full speed; `npm run bench -- --delivery`
+ * (bench/delivery.ts) measures the same burst beside a steady render stream, where the pool limits
+ * its starts, and how much it slows the renders.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
