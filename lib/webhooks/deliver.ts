@@ -23,14 +23,49 @@ export function urlPolicy(): UrlPolicy {
 /** The outcome of one POST: a 2xx in time, or the lastError form of the spec. */
 export type PostOutcome = { ok: boolean; statusCode?: number; error?: string };
 
+/** Pooled connections per endpoint origin and checked address (postOnce). */
+const agents = new Map<string, http.Agent>();
+const MAX_AGENTS = 200;
+/** An idle pooled connection is closed after this long: below the 5 s idle timeout of Node's and most servers. */
+const IDLE_SOCKET_MS = 4_000;
+/** An answer's body is read (so the connection can serve the next POST) up to this size and time, else the connection is dropped. */
+const MAX_ANSWER_BODY = 64 * 1024;
+const ANSWER_BODY_MS = 2_000;
+
+/**
+ * The keep-alive agent for `url`'s origin reached at `address`. why: a burst of deliveries to one
+ * receiver opened a connection per POST, and the connects and their teardown were a third of the
+ * worker's CPU per delivery, taken from the renders beside them. Keyed by the checked address, so
+ * a name that now resolves elsewhere gets new connections that go where the check allowed.
+ */
+function agentFor(url: URL, address: string): http.Agent {
+  const key = `${url.protocol}//${url.host}@${address}`;
+  const found = agents.get(key);
+  if (found) {
+    agents.delete(key); // most recently used last
+    agents.set(key, found);
+    return found;
+  }
+  if (agents.size >= MAX_AGENTS) {
+    const [oldest] = agents.keys();
+    agents.get(oldest!)!.destroy();
+    agents.delete(oldest!);
+  }
+  const options = { keepAlive: true, maxSockets: 16, maxFreeSockets: 16, timeout: IDLE_SOCKET_MS, scheduling: "lifo" as const };
+  const agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+  agents.set(key, agent);
+  return agent;
+}
+
 /**
  * One POST of `body` to `url`, connecting only to `address` (an address the URL check passed:
  * DNS is not asked again, so a rebinding name cannot move the connection elsewhere; https still
  * verifies the certificate against the host name). Redirects are not followed: a 3xx is a
- * failure. The whole answer's status line and headers must arrive within the deadline; the body
- * is not read.
+ * failure. The whole answer's status line and headers must arrive within the deadline. The
+ * connection is kept for the next POST to the same origin and address when the answer's body
+ * (read and discarded) ends soon; it is dropped on errors, deadlines and long bodies.
  */
-export function postOnce(url: URL, address: string, headers: Record<string, string>, body: string, deadlineMs = ANSWER_DEADLINE_MS): Promise<PostOutcome> {
+export function postOnce(url: URL, address: string, headers: Record<string, string>, body: string, deadlineMs = ANSWER_DEADLINE_MS, pooled = true): Promise<PostOutcome> {
   const family = net.isIPv6(address) ? 6 : 4;
   const lookup = ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (options?.all) cb(null, [{ address, family }]);
@@ -39,40 +74,66 @@ export function postOnce(url: URL, address: string, headers: Record<string, stri
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
     let settled = false;
-    const done = (o: PostOutcome) => {
+    const done = (o: PostOutcome, drop: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      if (drop) req.destroy();
       resolve(o);
     };
     const req = client.request(
       url,
-      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, lookup, agent: false },
+      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, lookup, agent: pooled ? agentFor(url, address) : false },
       (res) => {
         const status = res.statusCode ?? 0;
-        res.resume();
-        if (status >= 200 && status < 300) done({ ok: true, statusCode: status });
-        else if (status >= 300 && status < 400) done({ ok: false, statusCode: status, error: `The endpoint answered HTTP ${status}, a redirect (redirects are not followed)` });
-        else done({ ok: false, statusCode: status, error: `The endpoint answered HTTP ${status}` });
+        let read = 0;
+        const bodyTimer = setTimeout(() => res.destroy(), ANSWER_BODY_MS);
+        res.on("data", (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BODY) res.destroy();
+        });
+        res.on("close", () => clearTimeout(bodyTimer));
+        res.on("error", () => undefined); // the outcome is the status line's; a cut body only drops the connection
+        if (status >= 200 && status < 300) done({ ok: true, statusCode: status }, false);
+        else if (status >= 300 && status < 400) done({ ok: false, statusCode: status, error: `The endpoint answered HTTP ${status}, a redirect (redirects are not followed)` }, false);
+        else done({ ok: false, statusCode: status, error: `The endpoint answered HTTP ${status}` }, false);
       },
     );
-    const timer = setTimeout(() => done({ ok: false, error: `The endpoint did not respond within ${deadlineMs / 1000} seconds` }), deadlineMs);
-    req.on("error", (err: NodeJS.ErrnoException) => done({ ok: false, error: `The request failed with connection error ${err.code ?? err.name}` }));
+    const timer = setTimeout(() => done({ ok: false, error: `The endpoint did not respond within ${deadlineMs / 1000} seconds` }, true), deadlineMs);
+    req.on("error", (err: NodeJS.ErrnoException) => {
+      // why: a pooled connection the receiver closed just as this POST went out; nothing reached it, so send again on a new one.
+      if (req.reusedSocket && err.code === "ECONNRESET" && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        return resolve(postOnce(url, address, headers, body, deadlineMs, false));
+      }
+      done({ ok: false, error: `The request failed with connection error ${err.code ?? err.name}` }, true);
+    });
     req.end(body);
   });
 }
 
 /** The secrets that sign now: the current one, and the previous one until 24 hours after a rotation. */
 export function activeSecrets(endpoint: WebhookEndpointRow, now: Date): string[] | undefined {
-  const current = unseal(SECRET_PURPOSE, endpoint.secretSealed)?.toString("utf8");
+  const current = unsealSecret(endpoint.secretSealed);
   if (!current) return undefined;
   const secrets = [current];
   if (endpoint.previousSecretSealed && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now) {
-    const previous = unseal(SECRET_PURPOSE, endpoint.previousSecretSealed)?.toString("utf8");
+    const previous = unsealSecret(endpoint.previousSecretSealed);
     if (previous) secrets.push(previous);
   }
   return secrets;
+}
+
+/** Unsealed secrets by their sealed text (a rotation seals a new text), so a burst of deliveries decrypts each once. */
+const unsealed = new Map<string, string | undefined>();
+
+function unsealSecret(sealed: string): string | undefined {
+  if (unsealed.has(sealed)) return unsealed.get(sealed);
+  const plain = unseal(SECRET_PURPOSE, sealed)?.toString("utf8");
+  if (unsealed.size >= MAX_AGENTS) unsealed.delete(unsealed.keys().next().value!);
+  unsealed.set(sealed, plain);
+  return plain;
 }
 
 export const SECRET_UNREADABLE = "The endpoint's signing secret cannot be decrypted (was SECRET_KEY changed?); rotate the secret";
