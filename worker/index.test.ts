@@ -5,6 +5,7 @@ import postgres from "postgres";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { queues } from "@/lib/jobs/catalog";
 import { cuttableDatabase } from "@/lib/testing/cuttable-database";
+import { privateDatabase } from "@/lib/testing/database";
 import { logLines } from "@/lib/testing/logs";
 import { freePort, startProcess, waitForHttp, type Started } from "@/lib/testing/server";
 
@@ -26,7 +27,15 @@ describe("worker", () => {
     // without a hook for tests in the worker's code. Node's default would end the process (code 1).
     const rejectOnSignal = `process.on("SIGUSR2", () => { Promise.reject(new Error("probe rejection")); });`;
     const nodeOptions = [process.env.NODE_OPTIONS, `--import=data:text/javascript;base64,${Buffer.from(rejectOnSignal).toString("base64")}`];
-    worker = startProcess("worker/index.ts", { ...inject("serverEnv"), FOLIO_PROCESS: "worker", NODE_OPTIONS: nodeOptions.filter(Boolean).join(" ") }, logFile);
+    // A database of its own: a second worker on the suite's database would take the suite's renders,
+    // and tests that count worker slots (lib/renders/fair-turns.test.ts) would see more than there are.
+    const database = await privateDatabase("signals");
+    await database.close();
+    worker = startProcess(
+      "worker/index.ts",
+      { ...inject("serverEnv"), DATABASE_URL: database.url, FOLIO_PROCESS: "worker", NODE_OPTIONS: nodeOptions.filter(Boolean).join(" ") },
+      logFile,
+    );
     const { proc } = worker;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       proc.once("exit", (code, signal) => resolve({ code, signal })),
@@ -46,12 +55,12 @@ describe("worker", () => {
       .toMatchObject({ level: 50, err: { message: "probe rejection" } });
     expect(proc.exitCode, read(logFile)).toBeNull(); // and it goes on to schedule and stop cleanly below
 
-    const sql = postgres(inject("databaseUrl"), { max: 1, onnotice: () => {} });
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
     try {
       const rows = await sql<{ name: string; cron: string; updatedOn: Date }[]>`
         select name, cron, updated_on as "updatedOn" from pgboss.schedule where name = 'maintenance'`;
       expect(rows).toEqual([{ name: "maintenance", cron: queues.maintenance.cron, updatedOn: expect.any(Date) }]);
-      // Written by this worker (the test run's own worker scheduled it earlier, too).
+      // Written by this worker.
       expect(rows[0]!.updatedOn.getTime()).toBeGreaterThanOrEqual(before.getTime());
     } finally {
       await sql.end({ timeout: 5 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { pdfText } from "@/lib/testing/pdf";
 import { createRender, download } from "@/lib/testing/renders";
+import { privateDatabase } from "@/lib/testing/database";
 import { freePort, startProcess, waitForHttp } from "@/lib/testing/server";
 
 // The worker's browser runs callers' scripts, so it must hold nothing of the worker's: another
@@ -172,9 +173,19 @@ exit 1
   it("still starts, and says so loudly in its log and its readiness details", { timeout: 60_000 }, async () => {
     const port = await freePort();
     const logFile = path.join(dir, "worker.log");
+    // A database of its own: this unsandboxed worker must not take the suite's renders.
+    const database = await privateDatabase("nosandbox");
+    await database.close();
     const worker = startProcess(
       "worker/index.ts",
-      { ...inject("serverEnv"), FOLIO_PROCESS: "worker", WORKER_HEALTH_PORT: String(port), CHROMIUM_PATH: path.join(dir, "chromium"), WORKER_CONCURRENCY: "1" },
+      {
+        ...inject("serverEnv"),
+        DATABASE_URL: database.url,
+        FOLIO_PROCESS: "worker",
+        WORKER_HEALTH_PORT: String(port),
+        CHROMIUM_PATH: path.join(dir, "chromium"),
+        WORKER_CONCURRENCY: "1",
+      },
       logFile,
     );
     try {
