@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { png } from "../lib/testing/images";
 import { reportHtml } from "./documents";
 
 const fontsDir = path.resolve(__dirname, "../node_modules/@fontsource");
@@ -16,24 +17,13 @@ export type BrandFile = { name: string; kind: "font" | "image" | "stylesheet"; m
 /** A 240 x 64 PNG logo: a colour gradient, so it compresses like a real one rather than to nothing. */
 function logoPng(): Buffer {
   const [w, h] = [240, 64];
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type, "latin1"), data])) >>> 0);
-    return Buffer.concat([len, Buffer.from(type, "latin1"), data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
   const rows: Buffer[] = [];
   for (let y = 0; y < h; y++) {
     const row = Buffer.alloc(1 + w * 3);
     for (let x = 0; x < w; x++) row.set([Math.round((x * 255) / w), Math.round((y * 255) / h), 140], 1 + x * 3);
     rows.push(row);
   }
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(Buffer.concat(rows))), chunk("IEND", Buffer.alloc(0))]);
+  return png(w, h, undefined, zlib.deflateSync(Buffer.concat(rows)));
 }
 
 /** The brand's fonts and logo. */

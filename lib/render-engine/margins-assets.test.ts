@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { uploadAsset } from "@/lib/testing/assets";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api } from "@/lib/testing/http";
+import { png } from "@/lib/testing/images";
 import { pdfFonts, pdfImages, pdfText } from "@/lib/testing/pdf";
 import { createRender, download, waitForState } from "@/lib/testing/renders";
 import { fontsourceFile, seedAsset, seedAssetFile, seedFolder, seedStylesheet } from "@/lib/testing/template-files";
@@ -15,27 +15,6 @@ import { fontsourceFile, seedAsset, seedAssetFile, seedFolder, seedStylesheet } 
 
 const fontsDir = path.join(process.cwd(), "node_modules/@fontsource");
 
-/** A one-colour PNG of w x h, so its image is found by size. */
-function png(w: number, h: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type, "latin1"), data])) >>> 0);
-    return Buffer.concat([len, Buffer.from(type, "latin1"), data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(w * 3, 0x3c)]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", ihdr),
-    chunk("IDAT", zlib.deflateSync(Buffer.concat(Array.from({ length: h }, () => row)))),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 async function renderPdf(key: string, body: Record<string, unknown>) {
   const res = await createRender(key, { waitMs: 20_000, ...body });

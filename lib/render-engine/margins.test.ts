@@ -6,6 +6,7 @@ import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { resolveSettings, type PageSettings } from "@/lib/renders/schemas";
+import { png } from "@/lib/testing/images";
 import { pdfFonts, pdfImages, pdfInfo, pdfText, rawText } from "@/lib/testing/pdf";
 import { BrowserPool } from "./browser";
 import { RenderFailure } from "./errors";
@@ -23,23 +24,6 @@ const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.to
 const inter = dataUrl("font/woff2", fs.readFileSync(path.join(fontsDir, "inter/files/inter-latin-400-normal.woff2")));
 const merriweather = dataUrl("font/woff2", fs.readFileSync(path.join(fontsDir, "merriweather/files/merriweather-latin-700-normal.woff2")));
 
-/** A PNG of one colour, w x h, with unfiltered rows. */
-function png(w: number, h: number, rgb: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(Buffer.concat([Buffer.from(type, "latin1"), data])) >>> 0);
-    return Buffer.concat([len, Buffer.from(type, "latin1"), data, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
-  const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", zlib.deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
-}
 const logo = dataUrl("image/png", png(47, 13, [200, 30, 30]));
 
 /** The body's stylesheet: its fonts, and classes the header and footer use. */
