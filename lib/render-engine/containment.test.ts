@@ -137,9 +137,10 @@ describe("the worker's browser", () => {
         await tryLoad("environ", "file:///proc/self/environ");
         await tryLoad("parent-environ", "file:///proc/1/environ");
         document.getElementById("out").textContent = out.join("\\n");
+        window.folioReady = true; // why: the fetches settle on their own time, maybe after the load event
       })();
     </script>`;
-    const r = await createRender(w.key, { document: { html }, waitMs: 30_000 });
+    const r = await createRender(w.key, { document: { html, settings: { waitFor: { flag: true, timeoutMs: 20_000 } } }, waitMs: 30_000 });
     expect(r.body.state).toBe("succeeded");
     const text = pdfText((await download(r.body.result.downloadUrl)).bytes);
     expect(text).toContain("process:undefined");

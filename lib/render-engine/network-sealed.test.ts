@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config, resetConfigForTests } from "@/lib/config";
+import type { WaitFor } from "@/lib/renders/page-settings";
 import { resolveSettings } from "@/lib/renders/schemas";
 import { pdfText } from "@/lib/testing/pdf";
 import { BrowserPool } from "./browser";
@@ -60,7 +61,7 @@ function readNetLog(file: string): NetLog {
 /** Whether a URL, host or address names one of HOSTS. */
 const namesTestHost = (s: string) => HOSTS.some((h) => s.includes(h) || s.includes(h.replace(/^\[|\]$/g, "")));
 
-type Job = { html: string; header?: string; footer?: string };
+type Job = { html: string; header?: string; footer?: string; waitFor?: WaitFor };
 
 let realChromium: string;
 const configuredChromium = process.env.CHROMIUM_PATH;
@@ -113,7 +114,8 @@ exec unshare --map-root-user --net sh -c 'uid=$1 gid=$2; shift 2; ip link set lo
     try {
       await pool.start();
       for (const [i, job] of jobs.entries()) {
-        const job1 = { renderId: `rnd_sealed${i}`, attempt: 1, settings: resolveSettings(undefined), format: "pdf" as const, test: false, ...job };
+        const { waitFor, ...rest } = job;
+        const job1 = { renderId: `rnd_sealed${i}`, attempt: 1, settings: resolveSettings(waitFor && { waitFor }), format: "pdf" as const, test: false, ...rest };
         try {
           const out = await renderDocument(pool, job1, AbortSignal.timeout(30_000));
           results.push(pdfText(out.bytes));
@@ -152,8 +154,8 @@ describe("network block beyond loopback (sealed browser)", () => {
         <img src="http://${h}/img.png" alt="" onload="note('${h} img loaded')" onerror="note('${h} img refused')">
         <iframe src="http://${h}/frame"></iframe>`,
     );
-    // why the probes come first: the routed loads below keep the load event (and the print) waiting
-    // until after their answers.
+    // why the page sets folioReady: a refused WebSocket or fetch settles on its own time, not before
+    // the load event, and a loaded machine once printed before the last of them had.
     const html = `<!doctype html><div id="out"></div>
       <script>
         function note(s) { const d = document.createElement("div"); d.textContent = s; document.getElementById("out").append(d); }
@@ -167,10 +169,10 @@ describe("network block beyond loopback (sealed browser)", () => {
             ws.onerror = () => done(note(h + " ws refused"));
           }));
         }
-        Promise.allSettled(settled).then(() => note("all probes settled"));
+        Promise.allSettled(settled).then(() => { note("all probes settled"); window.folioReady = true; });
       </script>
       ${probes.join("\n")}`;
-    const { results, net } = await renderSealed([{ html }]);
+    const { results, net } = await renderSealed([{ html, waitFor: { flag: true, timeoutMs: 25_000 } }]);
     const text = results[0];
     if (typeof text !== "string") throw text;
     expect(text).toContain("all probes settled");

@@ -97,8 +97,8 @@ afterAll(async () => {
 });
 
 /** Renders with waitMs and returns the ended record and, when it succeeded, the PDF and its text. */
-async function renderText(key: string, html: string, margins: { header?: string; footer?: string } = {}) {
-  const res = await createRender(key, { document: { html, ...margins }, waitMs: 20_000 });
+async function renderText(key: string, html: string, margins: { header?: string; footer?: string } = {}, settings?: object) {
+  const res = await createRender(key, { document: { html, ...margins, ...(settings && { settings }) }, waitMs: 20_000 });
   expect([200, 202], res.text).toContain(res.status);
   const render = res.status === 200 ? res.body : await waitForState(key, res.body.id, undefined, { timeout: 40_000 });
   if (render.state !== "succeeded") return { render, text: "", bytes: new Uint8Array() };
@@ -288,18 +288,22 @@ describe("file: URLs", () => {
       <video poster="${u("secret.png")}"></video>
       <svg width="40" height="30"><image href="${u("secret.png")}" width="40" height="30"/></svg>
       <script>
+        // why the page sets folioReady: these settle on their own time, which may be after the load event.
         const url = ${JSON.stringify(u("secret.txt"))};
-        fetch(url).then((r) => r.text()).then((t) => note("fetch read " + t), () => note("fetch refused"));
-        try {
-          const x = new XMLHttpRequest();
-          x.onload = () => note("xhr read " + x.responseText);
-          x.onerror = () => note("xhr refused");
-          x.open("GET", url);
-          x.send();
-        } catch { note("xhr refused"); }
-        new FontFace("LocalFont", ${JSON.stringify(`url("${u("secret.ttf")}")`)}).load().then(() => note("font loaded"), () => note("font refused"));
+        const probes = [fetch(url).then((r) => r.text()).then((t) => note("fetch read " + t), () => note("fetch refused"))];
+        probes.push(new Promise((done) => {
+          try {
+            const x = new XMLHttpRequest();
+            x.onload = () => done(note("xhr read " + x.responseText));
+            x.onerror = () => done(note("xhr refused"));
+            x.open("GET", url);
+            x.send();
+          } catch { done(note("xhr refused")); }
+        }));
+        probes.push(new FontFace("LocalFont", ${JSON.stringify(`url("${u("secret.ttf")}")`)}).load().then(() => note("font loaded"), () => note("font refused")));
+        Promise.allSettled(probes).then(() => { window.folioReady = true; });
       </script>`;
-    const { render, text, bytes } = await renderText(w.key, html);
+    const { render, text, bytes } = await renderText(w.key, html, {}, { waitFor: { flag: true, timeoutMs: 20_000 } });
     expect(render.state, JSON.stringify(render.error)).toBe("succeeded");
     for (const refused of ["stylesheet refused", "img refused", "fetch refused", "xhr refused", "font refused"]) expect(text).toContain(refused);
     expect(text).not.toMatch(/loaded|fetch read|xhr read/);
