@@ -44,10 +44,10 @@ function inkedPixels(pdf: Uint8Array): number {
 const chartJs = `data:text/javascript;base64,${fs.readFileSync(path.join(process.cwd(), "node_modules/chart.js/dist/chart.umd.min.js")).toString("base64")}`;
 
 /**
- * A bar chart drawn by Chart.js a second after load, which then sets window.folioReady. (A second:
- * the render without waitFor must have printed by then, even on a busy machine.)
+ * A bar chart drawn by Chart.js `delayMs` after load, which then sets window.folioReady. (The copy
+ * rendered without waitFor gets a delay no render outlasts, so a busy machine cannot draw it in time.)
  */
-const chartPage = `<!doctype html><html><body>
+const chartPage = (delayMs: number) => `<!doctype html><html><body>
   <h1>Sales</h1><canvas id="chart" width="600" height="300"></canvas>
   <script src="${chartJs}"></script>
   <script>
@@ -58,12 +58,12 @@ const chartPage = `<!doctype html><html><body>
         options: { animation: false, responsive: false },
       });
       window.folioReady = true;
-    }, 1000);
+    }, ${delayMs});
   </script></body></html>`;
 
 describe("settings.waitFor", () => {
-  it("a Chart.js chart drawn after a timer: blank without waitFor, drawn with the ready flag", async () => {
-    const [blank, drawn] = await Promise.all([pdfOf({ html: chartPage }), pdfOf({ html: chartPage, settings: { waitFor: { flag: true, timeoutMs: 20_000 } } })]);
+  it("a Chart.js chart drawn after a timer: blank without waitFor, drawn with the ready flag", { timeout: 100_000 }, async () => {
+    const [blank, drawn] = await Promise.all([pdfOf({ html: chartPage(600_000) }), pdfOf({ html: chartPage(1000), settings: { waitFor: { flag: true, timeoutMs: 20_000 } } })]);
     for (const pdf of [blank, drawn]) expect(pdfText(pdf)).toContain("Sales");
     const [before, after] = [inkedPixels(blank), inkedPixels(drawn)];
     // The heading alone inks a few hundred pixels at 36 dpi; four solid bars add thousands.
@@ -71,9 +71,10 @@ describe("settings.waitFor", () => {
     expect(pdfImages(drawn).length).toBeGreaterThan(0); // the canvas, as an image
   });
 
-  it("a selector: printed once an element matching it exists", async () => {
-    const html = `<p>static</p><script>setTimeout(() => { const d = document.createElement("div"); d.id = "report"; d.className = "done"; d.textContent = "late content"; document.body.append(d); }, 1000);</script>`;
-    const [without, withSelector] = await Promise.all([pdfOf({ html }), pdfOf({ html, settings: { waitFor: { selector: "#report.done" } } })]);
+  it("a selector: printed once an element matching it exists", { timeout: 100_000 }, async () => {
+    const html = (delayMs: number) =>
+      `<p>static</p><script>setTimeout(() => { const d = document.createElement("div"); d.id = "report"; d.className = "done"; d.textContent = "late content"; document.body.append(d); }, ${delayMs});</script>`;
+    const [without, withSelector] = await Promise.all([pdfOf({ html: html(600_000) }), pdfOf({ html: html(1000), settings: { waitFor: { selector: "#report.done" } } })]);
     expect(pdfText(without)).not.toContain("late content");
     expect(pdfText(withSelector)).toContain("late content");
   });

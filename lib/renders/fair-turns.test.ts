@@ -68,7 +68,7 @@ describe("fair turns", () => {
     expect(order).toEqual(["a1", "a2", "a3", "a4", "b1", "a5", "a6"]);
   });
 
-  it("one workspace's backlog delays another's single render by at most one render per worker slot (real worker)", async () => {
+  it("one workspace's backlog delays another's single render by at most one render per worker slot (real worker)", { timeout: 180_000 }, async () => {
     const slots = Number(inject("serverEnv").WORKER_CONCURRENCY ?? 0) || (await import("node:os")).availableParallelism();
     const big = await createTestWorkspace();
     const [b, c] = [await createTestWorkspace(), await createTestWorkspace()];

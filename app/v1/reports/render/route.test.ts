@@ -239,8 +239,8 @@ describe("POST /v1/reports/render past its wait (REPORTS_WAIT_MS=1000, one worke
   it("answers 504 RENDER_TIMEOUT with the render id; the render goes on; a repeat with the key returns its file", async () => {
     const { t } = await envReady;
     await publishTemplate(t, "Slow", content("Waited"));
-    // Keep the only worker busy for 4 s so the report's render queues behind it.
-    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: { html: slowHtml(4000) } } });
+    // Keep the only worker busy for 10 s so the report's render queues behind it, however slow the machine.
+    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: { html: slowHtml(10_000) } } });
     expect(busy.status, busy.text).toBe(202);
     await waitForState(t.key, busy.body.id, ["processing"], { baseUrl: t.baseUrl });
 
@@ -305,7 +305,7 @@ describe("POST /v1/reports/render while 100 of the workspace's reports wait", ()
     await own.end();
     await publishTemplate(t, "Queued", content("Queued"));
     // The only worker is busy, so every report's render waits in the queue.
-    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: { html: slowHtml(20_000) } } });
+    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: { html: slowHtml(50_000) } } });
     await waitForState(t.key, busy.body.id, ["processing"], { baseUrl: t.baseUrl });
 
     const body = { format: "pdf", template: { name: "Queued" }, data: { customer: "Acme" } };

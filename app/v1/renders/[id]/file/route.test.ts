@@ -53,14 +53,14 @@ describe("GET /v1/renders/{id}/file", () => {
 
   it("answers 409 CONFLICT with retryable true while the render is queued or processing", async () => {
     const w = await createTestWorkspace();
-    const created = await createRender(w.key, { document: { html: slowHtml(800, "not yet") } });
+    const created = await createRender(w.key, { document: { html: slowHtml(5000, "not yet") } });
     expect(created.status).toBe(202);
     const id = created.body.id as string;
     const before = await stateOf(w.key, id);
     expect(ACTIVE).toContain(before);
     const res = await api(`/v1/renders/${id}/file`, { key: w.key });
     const after = await stateOf(w.key, id);
-    // why: the 800 ms render could end between the reads on a loaded machine; only then may the file be there.
+    // why: the render could still end between the reads on a very loaded machine; only then may the file be there.
     if (ACTIVE.includes(after) || res.status !== 200) {
       const e = expectError(res, 409, "CONFLICT");
       expect(e.retryable).toBe(true);
@@ -82,7 +82,7 @@ describe("GET /v1/renders/{id}/file", () => {
     const ef = expectError(await api(`/v1/renders/${failed.body.id}/file`, { key: w.key }), 409, "CONFLICT");
     expect(ef.retryable).toBe(false);
 
-    const toCancel = await createRender(w.key, { document: { html: slowHtml(800, "cancel me") } });
+    const toCancel = await createRender(w.key, { document: { html: slowHtml(5000, "cancel me") } });
     expect((await api(`/v1/renders/${toCancel.body.id}/cancel`, { method: "POST", key: w.key })).status).toBe(200);
     const ec = expectError(await api(`/v1/renders/${toCancel.body.id}/file`, { key: w.key }), 409, "CONFLICT");
     expect(ec.retryable).toBe(false);
