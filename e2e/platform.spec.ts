@@ -10,19 +10,19 @@ import { expectNoSideScroll } from "./layout";
  * is not a platform administrator: the page answers 403 and the server action is refused).
  */
 
-/** The workspace's row, following Next through the pages (other journeys make workspaces too). */
+/**
+ * The workspace's row, found with the page's search: the list then holds it alone, however many
+ * workspaces other journeys make meanwhile (a page by id would shift under them).
+ */
 async function findRow(page: Page, name: string) {
   await page.goto("/platform");
-  for (let i = 0; i < 100; i++) {
-    const row = page.getByRole("row", { name, exact: true });
-    if (await row.count()) return row;
-    const next = page.getByRole("link", { name: "Next" });
-    if (!(await next.count())) break;
-    await next.click();
-    await expect(page).toHaveURL(/cursor=/);
-    await page.waitForLoadState("networkidle");
-  }
-  throw new Error(`workspace ${name} is on no page of /platform`);
+  await page.getByRole("searchbox", { name: "Find workspaces by name or id" }).fill(name);
+  await page.getByRole("button", { name: "Find", exact: true }).click();
+  await expect(page).toHaveURL(/[?&]q=/);
+  const row = page.getByRole("row", { name, exact: true });
+  await expect(row).toBeVisible();
+  await expect(page.getByRole("region", { name: "Workspaces" }).getByRole("row")).toHaveCount(2); // the header and the one found
+  return row;
 }
 
 test("a platform administrator lists workspaces with usage, lowers an allowance, suspends and unsuspends; an owner is refused", async ({ page, browser }) => {
@@ -49,6 +49,15 @@ test("a platform administrator lists workspaces with usage, lowers an allowance,
   await checkA11y(page);
   await screenshots(page, "platform");
   await expectNoSideScroll(page);
+
+  // A search that finds nothing says so and leads back to the whole list.
+  await page.getByRole("searchbox", { name: "Find workspaces by name or id" }).fill(`${a.name} and more`);
+  await page.getByRole("button", { name: "Find", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "No workspace found" })).toBeVisible();
+  await checkA11y(page);
+  await page.getByRole("link", { name: "Show every workspace" }).click();
+  await expect(page).toHaveURL(/\/platform$/);
+  await findRow(page, a.name);
 
   // Lower A's maxActiveRenders; the page and GET /v1/render-limits show it.
   await rowA.getByRole("button", { name: `Edit allowances of ${a.name}` }).click();

@@ -3,6 +3,7 @@ import type { Executor, Tx } from "../db/client";
 import { olderThan } from "../db/paging";
 import { apiKeys, assetBlobs, assets, templateRevisions, templates, templateVersionBlobs, templateVersions, users, workspaceFiles, type TemplateRow } from "../db/schema";
 import type { Cursor } from "../paging";
+import { likeContains } from "../db/like";
 
 export async function insertTemplate(ex: Executor, row: typeof templates.$inferInsert): Promise<TemplateRow> {
   const [t] = await ex.insert(templates).values(row).returning();
@@ -14,9 +15,6 @@ export async function findTemplate(ex: Executor, workspaceId: string, id: string
   const [t] = lock ? await q.for("update") : await q;
   return t;
 }
-
-/** `%` and `_` in a search are literal characters, not LIKE wildcards. */
-const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** `folderId`: undefined for every folder, null for the workspace's root. */
 export function listTemplates(ex: Executor, workspaceId: string, limit: number, cursor?: Cursor, nameContains?: string, folderId?: string | null) {

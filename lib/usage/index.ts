@@ -97,3 +97,15 @@ export async function platformUsage(ctx: Ctx, query: PlatformUsageQuery): Promis
   return page;
 }
 
+
+/**
+ * The usage in the query's range of each of these workspaces (platform administrators; the console's
+ * Platform page, whose list may be a search): zero counters for one without usage then.
+ */
+export async function usageOfWorkspaces(ctx: Ctx, ids: string[], query: UsageQuery): Promise<{ from: string; to: string; byId: Map<string, UsageCounters> }> {
+  requirePlatformAdmin(ctx);
+  const { from, to } = usageRange(query);
+  const byId = new Map(ids.map((id) => [id, zero()]));
+  if (ids.length) for (const r of await repo.usageOfWorkspaces(db(), ids, from, to)) byId.set(r.workspaceId, counters(r));
+  return { from, to, byId };
+}

@@ -1,4 +1,4 @@
-import { and, asc, between, eq, gt, sql } from "drizzle-orm";
+import { and, asc, between, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { usageDays, workspaces } from "../db/schema";
 
@@ -40,4 +40,13 @@ export function usageByWorkspace(ex: Executor, from: string, to: string, limit: 
     .groupBy(usageDays.workspaceId, workspaces.name, workspaces.suspended)
     .orderBy(asc(usageDays.workspaceId))
     .limit(limit + 1);
+}
+
+/** The totals in from..to of each of these workspaces that had usage then. */
+export function usageOfWorkspaces(ex: Executor, ids: string[], from: string, to: string) {
+  return ex
+    .select({ workspaceId: usageDays.workspaceId, ...counters })
+    .from(usageDays)
+    .where(and(inArray(usageDays.workspaceId, ids), between(usageDays.day, from, to)))
+    .groupBy(usageDays.workspaceId);
 }

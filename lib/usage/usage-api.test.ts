@@ -178,6 +178,38 @@ describe("platform administration", () => {
     expectError(await api(`/v1/platform/workspaces/${a.id}`, { method: "PATCH", cookie: owner.cookie, body: { suspended: true } }), 403, "FORBIDDEN");
   });
 
+  it("finds workspaces by part of the name, ignoring case, or by id; % and _ are plain characters", async () => {
+    const admin = await platformAdmin();
+    const tag = randomBytes(4).toString("hex");
+    const [acme, acmeEu, other, percent] = await Promise.all([
+      createTestWorkspace({ name: `Acme ${tag}` }),
+      createTestWorkspace({ name: `ACME ${tag} Europe` }),
+      createTestWorkspace({ name: `Globex ${tag}` }),
+      createTestWorkspace({ name: `Sale 50% ${tag}` }),
+    ]);
+    const find = async (q: string, extra = "") => {
+      const res = await api(`/v1/platform/workspaces?q=${encodeURIComponent(q)}${extra}`, { cookie: admin.cookie });
+      expect(res.status, res.text).toBe(200);
+      return res.body as { items: { id: string; name: string; limits: { maxActiveRenders: number } }[]; nextCursor?: string };
+    };
+    const byName = await find(`acme ${tag}`);
+    expect(byName.items.map((i) => i.id)).toEqual([acme.id, acmeEu.id].sort());
+    expect(byName.items[0]!.limits.maxActiveRenders).toBe(10);
+    expect((await find(other.id)).items.map((i) => i.name)).toEqual([`Globex ${tag}`]);
+    expect((await find(`  ${other.id} `)).items.map((i) => i.id)).toEqual([other.id]); // spaces around are ignored
+    expect((await find(`50% ${tag}`)).items.map((i) => i.id)).toEqual([percent.id]);
+    expect((await find(`5_% ${tag}`)).items).toEqual([]);
+    expect((await find(`no such ${tag}`)).items).toEqual([]);
+    // The search goes with its cursor: one at a time, the two Acmes over two pages.
+    const first = await find(tag, "&limit=1");
+    const second = await find(tag, `&limit=1&cursor=${first.nextCursor}`);
+    expect([...first.items, ...second.items].map((i) => i.id)).toEqual([acme.id, acmeEu.id, other.id, percent.id].sort().slice(0, 2));
+
+    const long = expectError(await api(`/v1/platform/workspaces?q=${"x".repeat(121)}`, { cookie: admin.cookie }), 400, "BAD_REQUEST");
+    expect(long.details).toEqual([{ path: "query.q", message: expect.stringMatching(/120/) }]);
+    expectError(await api(`/v1/platform/workspaces?q=${tag}`, { key: acme.key }), 403, "FORBIDDEN");
+  });
+
   it("pages through every workspace and changes allowances and suspended, audited; a suspended workspace refuses renders and keys but its members still read", async () => {
     const admin = await platformAdmin();
     const w = await createTestWorkspace();

@@ -188,10 +188,16 @@ export function decodeWorkspaceCursor(cursor: string | undefined): string | unde
 /** A workspace as platform administrators see it: its record and its render limits. */
 export type PlatformWorkspace = Workspace & { plan: string | null; limits: RenderLimits };
 
-/** GET /v1/platform/workspaces (platform administrators): a page of every workspace, by id, with its limits. */
-export async function listPlatformWorkspaces(ctx: Ctx, query: PageQuery): Promise<Page<PlatformWorkspace>> {
+export const PlatformWorkspacesQuery = PageQuery.extend({ q: z.string().trim().min(1).max(120).optional() });
+export type PlatformWorkspacesQuery = z.infer<typeof PlatformWorkspacesQuery>;
+
+/**
+ * GET /v1/platform/workspaces (platform administrators): a page of every workspace, by id, with its
+ * limits. `q` keeps the workspace with that id and those whose name contains it, ignoring case.
+ */
+export async function listPlatformWorkspaces(ctx: Ctx, query: PlatformWorkspacesQuery): Promise<Page<PlatformWorkspace>> {
   requirePlatformAdmin(ctx);
-  const rows = await repo.pageWorkspaces(db(), query.limit, decodeWorkspaceCursor(query.cursor));
+  const rows = await repo.pageWorkspaces(db(), query.limit, decodeWorkspaceCursor(query.cursor), query.q);
   const items = await Promise.all(rows.slice(0, query.limit).map(async (w) => ({ ...toWorkspace(w), plan: w.plan, limits: await getRenderLimits(w.id) })));
   const page: Page<PlatformWorkspace> = { items };
   if (rows.length > query.limit) page.nextCursor = encodeWorkspaceCursor(items[items.length - 1]!.id);

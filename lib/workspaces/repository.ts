@@ -1,5 +1,6 @@
-import { asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, ilike, or, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
+import { likeContains } from "../db/like";
 import { workspaces, type WorkspaceRow } from "../db/schema";
 
 export async function insertWorkspace(ex: Executor, row: typeof workspaces.$inferInsert) {
@@ -47,11 +48,17 @@ export async function activeCounts(ex: Executor, workspaceId: string): Promise<{
 }
 
 /** A page of workspaces ordered by id, after `afterId`. */
-export function pageWorkspaces(ex: Executor, limit: number, afterId?: string): Promise<WorkspaceRow[]> {
+/** `search`: keeps the workspace whose id it is and those whose name contains it, ignoring letter case. */
+export function pageWorkspaces(ex: Executor, limit: number, afterId?: string, search?: string): Promise<WorkspaceRow[]> {
   return ex
     .select()
     .from(workspaces)
-    .where(afterId === undefined ? undefined : gt(workspaces.id, afterId))
+    .where(
+      and(
+        afterId === undefined ? undefined : gt(workspaces.id, afterId),
+        search === undefined ? undefined : or(eq(workspaces.id, search), ilike(workspaces.name, likeContains(search))),
+      ),
+    )
     .orderBy(asc(workspaces.id))
     .limit(limit + 1);
 }

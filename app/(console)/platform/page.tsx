@@ -1,15 +1,16 @@
-import { Building2, SearchX } from "lucide-react";
+import { Building2, Search, SearchX } from "lucide-react";
+import Link from "next/link";
 import type { Metadata } from "next";
 import { WorkspacesTable, type PlatformRow } from "@/components/platform/workspaces-table";
 import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { controlClasses } from "@/components/ui/input";
+import { controlClasses, Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager, type SearchParams } from "@/components/ui/pager";
 import { requireConsole, requireSectionOrRefuse } from "@/lib/console";
 import { AppError, fromZodError } from "@/lib/errors";
-import { platformUsage, PlatformUsageQuery, type WorkspaceUsage } from "@/lib/usage";
-import { listPlatformWorkspaces } from "@/lib/workspaces";
+import { UsageQuery, usageOfWorkspaces } from "@/lib/usage";
+import { listPlatformWorkspaces, PlatformWorkspacesQuery } from "@/lib/workspaces";
 
 export const metadata: Metadata = { title: "Platform" };
 
@@ -17,9 +18,10 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) 
 const PAGE_SIZE = 25;
 
 /**
- * Platform administrators' page: every workspace (paged, by id) with its allowances, suspended
- * state and usage over a range (the current UTC month by default); change allowances and plan,
- * suspend and unsuspend. Anyone else gets the refusal (403), whatever their workspace role.
+ * Platform administrators' page: every workspace (paged, by id; or those a search by name or id
+ * finds) with its allowances, suspended state and usage over a range (the current UTC month by
+ * default); change allowances and plan, suspend and unsuspend. Anyone else gets the refusal (403),
+ * whatever their workspace role.
  */
 export default async function PlatformPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const s = await requireConsole();
@@ -28,20 +30,21 @@ export default async function PlatformPage({ searchParams }: { searchParams: Pro
   const from = one(params.from);
   const to = one(params.to);
   const cursor = one(params.cursor);
+  const q = one(params.q)?.trim() || undefined;
   let rows: PlatformRow[] = [];
   let nextCursor: string | undefined;
   let range: { from: string; to: string } | undefined;
   let error: string | undefined;
   try {
-    const q = PlatformUsageQuery.safeParse({ from, to, cursor, limit: PAGE_SIZE });
-    if (!q.success) throw fromZodError(q.error);
-    // why the same cursor and limit: both lists go by workspace id from the same cursor, and usage
-    // rows are a subset of workspaces, so this page's workspaces with usage are all in the first PAGE_SIZE.
-    const [page, usage] = await Promise.all([listPlatformWorkspaces(s.ctx, { limit: PAGE_SIZE, cursor: q.data.cursor }), platformUsage(s.ctx, q.data)]);
-    const byId = new Map<string, WorkspaceUsage>(usage.items.map((u) => [u.workspaceId, u]));
+    const list = PlatformWorkspacesQuery.safeParse({ q, cursor, limit: PAGE_SIZE });
+    if (!list.success) throw fromZodError(list.error);
+    const when = UsageQuery.safeParse({ from, to });
+    if (!when.success) throw fromZodError(when.error);
+    const page = await listPlatformWorkspaces(s.ctx, list.data);
+    const usage = await usageOfWorkspaces(s.ctx, page.items.map((w) => w.id), when.data);
     rows = page.items.map((w) => {
-      const u = byId.get(w.id);
-      return { ...w, usage: { rendersSucceeded: u?.rendersSucceeded ?? 0, rendersFailed: u?.rendersFailed ?? 0, pages: u?.pages ?? 0, outputBytes: u?.outputBytes ?? 0 } };
+      const u = usage.byId.get(w.id)!;
+      return { ...w, usage: { rendersSucceeded: u.rendersSucceeded, rendersFailed: u.rendersFailed, pages: u.pages, outputBytes: u.outputBytes } };
     });
     nextCursor = page.nextCursor;
     range = { from: usage.from, to: usage.to };
@@ -53,9 +56,24 @@ export default async function PlatformPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Platform" description="Every workspace of this Folio installation: its allowances, whether it is suspended, and what it rendered. Every change is recorded in the workspace's audit log." />
-      <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
-        <h2 className="text-lg font-semibold text-gray-900">Workspaces</h2>
+      <h2 className="mb-3 text-lg font-semibold text-gray-900">Workspaces</h2>
+      <div className="mb-4 flex flex-col gap-3 lg:flex-row lg:items-end lg:justify-between">
+        <form role="search" method="get" action="/platform" className="flex flex-1 items-end gap-2">
+          {from !== undefined && <input type="hidden" name="from" value={from} />}
+          {to !== undefined && <input type="hidden" name="to" value={to} />}
+          <label htmlFor="workspace-search" className="sr-only">
+            Find workspaces by name or id
+          </label>
+          <div className="relative flex-1 sm:max-w-sm">
+            <Search aria-hidden="true" className="pointer-events-none absolute top-3 left-3 size-4 text-gray-500" />
+            <Input id="workspace-search" name="q" type="search" defaultValue={q} placeholder="Name or workspace id" className="pl-9" maxLength={120} />
+          </div>
+          <button type="submit" className={buttonClasses("secondary")}>
+            Find
+          </button>
+        </form>
         <form method="get" action="/platform" className="flex flex-wrap items-end gap-2">
+          {q !== undefined && <input type="hidden" name="q" value={q} />}
           <label className="flex flex-col gap-1 text-sm text-gray-700">
             Usage from
             <input type="date" name="from" defaultValue={range?.from ?? from} className={controlClasses} />
@@ -71,6 +89,17 @@ export default async function PlatformPage({ searchParams }: { searchParams: Pro
       </div>
       {error !== undefined ? (
         <EmptyState icon={SearchX} title="This page cannot be shown" text={error} />
+      ) : rows.length === 0 && q !== undefined ? (
+        <EmptyState
+          icon={SearchX}
+          title="No workspace found"
+          text={`No workspace has the id ${JSON.stringify(q)} or a name containing it.`}
+          action={
+            <Link href="/platform" className={buttonClasses("secondary")}>
+              Show every workspace
+            </Link>
+          }
+        />
       ) : rows.length === 0 ? (
         <EmptyState icon={Building2} title="No workspaces" text="Workspaces made with the admin CLI or at first start appear here." />
       ) : (

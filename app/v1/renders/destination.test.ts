@@ -227,7 +227,7 @@ describe("POST /v1/renders with a destination", () => {
     const w = await createTestWorkspace();
     const prefix = uniquePrefix();
     const d = await scriptedDestination(w, "Going away", prefix);
-    const res = await createRender(w.key, { document: { html: slowHtml(15_000) }, destination: { name: "Going away" } });
+    const res = await createRender(w.key, { document: { html: slowHtml(8000) }, destination: { name: "Going away" } });
     await waitForState(w.key, res.body.id, ["processing"], { timeout: 20_000 });
     expect((await api(`/v1/storage-destinations/${d.id}`, { method: "DELETE", key: w.key })).status).toBe(200);
     const end = await waitForState(w.key, res.body.id, ["succeeded", "failed"], { timeout: 30_000 });

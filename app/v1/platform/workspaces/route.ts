@@ -1,5 +1,4 @@
 import { apiRoute } from "@/lib/http";
-import { PageQuery } from "@/lib/paging";
-import { listPlatformWorkspaces } from "@/lib/workspaces";
+import { listPlatformWorkspaces, PlatformWorkspacesQuery } from "@/lib/workspaces";
 
-export const GET = apiRoute({ auth: "session", query: PageQuery }, ({ ctx, query }) => listPlatformWorkspaces(ctx, query));
+export const GET = apiRoute({ auth: "session", query: PlatformWorkspacesQuery }, ({ ctx, query }) => listPlatformWorkspaces(ctx, query));
