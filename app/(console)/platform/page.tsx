@@ -1,12 +1,13 @@
-import { Building2, Search, SearchX } from "lucide-react";
+import { Building2, SearchX } from "lucide-react";
 import Link from "next/link";
 import type { Metadata } from "next";
 import { WorkspacesTable, type PlatformRow } from "@/components/platform/workspaces-table";
 import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { controlClasses, Input } from "@/components/ui/input";
+import { controlClasses } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager, type SearchParams } from "@/components/ui/pager";
+import { SearchForm } from "@/components/ui/search-form";
 import { requireConsole, requireSectionOrRefuse } from "@/lib/console";
 import { AppError, fromZodError } from "@/lib/errors";
 import { UsageQuery, usageOfWorkspaces } from "@/lib/usage";
@@ -58,20 +59,15 @@ export default async function PlatformPage({ searchParams }: { searchParams: Pro
       <PageHeader title="Platform" description="Every workspace of this Folio installation: its allowances, whether it is suspended, and what it rendered. Every change is recorded in the workspace's audit log." />
       <h2 className="mb-3 text-lg font-semibold text-gray-900">Workspaces</h2>
       <div className="mb-4 flex flex-col gap-3 lg:flex-row lg:items-end lg:justify-between">
-        <form role="search" method="get" action="/platform" className="flex flex-1 items-end gap-2">
-          {from !== undefined && <input type="hidden" name="from" value={from} />}
-          {to !== undefined && <input type="hidden" name="to" value={to} />}
-          <label htmlFor="workspace-search" className="sr-only">
-            Find workspaces by name or id
-          </label>
-          <div className="relative flex-1 sm:max-w-sm">
-            <Search aria-hidden="true" className="pointer-events-none absolute top-3 left-3 size-4 text-gray-500" />
-            <Input id="workspace-search" name="q" type="search" defaultValue={q} placeholder="Name or workspace id" className="pl-9" maxLength={120} />
-          </div>
-          <button type="submit" className={buttonClasses("secondary")}>
-            Find
-          </button>
-        </form>
+        <SearchForm
+          action="/platform"
+          label="Find workspaces by name or id"
+          defaultValue={q}
+          placeholder="Name or workspace id"
+          submitLabel="Find"
+          keep={{ from, to }}
+          className="flex-1 items-end"
+        />
         <form method="get" action="/platform" className="flex flex-wrap items-end gap-2">
           {q !== undefined && <input type="hidden" name="q" value={q} />}
           <label className="flex flex-col gap-1 text-sm text-gray-700">

@@ -6,9 +6,9 @@ import { TemplateRowActions } from "@/components/templates/template-row-actions"
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager, type SearchParams } from "@/components/ui/pager";
+import { SearchForm } from "@/components/ui/search-form";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { can, requireConsole } from "@/lib/console";
 import { isAppError } from "@/lib/errors";
@@ -40,18 +40,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
         description="Component templates: a layout as JSON, bound to the data of each render."
         actions={canWrite ? <CreateTemplateDialog /> : undefined}
       />
-      <form role="search" action="/templates" className="mb-4 flex gap-2">
-        <label htmlFor="template-search" className="sr-only">
-          Search templates by name
-        </label>
-        <div className="relative flex-1 sm:max-w-sm">
-          <Search aria-hidden="true" className="pointer-events-none absolute top-3 left-3 size-4 text-gray-500" />
-          <Input id="template-search" name="q" type="search" defaultValue={q} placeholder="Search by name" className="pl-9" maxLength={120} />
-        </div>
-        <button type="submit" className={buttonClasses("secondary")}>
-          Search
-        </button>
-      </form>
+      <SearchForm action="/templates" label="Search templates by name" defaultValue={q} className="mb-4" />
       {failure !== undefined ? (
         <div role="alert" className="rounded-lg border border-danger/40 bg-danger-soft p-4 text-sm text-danger">
           {failure}{" "}
