@@ -25,7 +25,7 @@ test("a batch's page follows its items to their end and downloads the combined P
     body: JSON.stringify({
       items: [
         { document: { html: "<h1>First of the batch</h1>" } },
-        { document: { html: slowHtml(15_000, "Second of the batch") } },
+        { document: { html: slowHtml(25_000, "Second of the batch") } },
         { document: { html: "<h1>Third of the batch</h1>" }, test: true },
       ],
     }),

@@ -36,7 +36,7 @@ test("the renders list follows a running render to its end without reloading, an
   await signIn(page, person.email, person.password);
 
   // Long enough to still run when the list first shows, on a machine where a page load can take seconds.
-  const slow = await render({ document: { html: slowHtml(12_000, "slow") } });
+  const slow = await render({ document: { html: slowHtml(25_000, "slow") } });
   await page.goto("/renders");
   await expect(page.getByRole("heading", { level: 1, name: "Renders" })).toBeVisible();
   const row = page.getByRole("row", { name: new RegExp(slow.id) });
@@ -44,7 +44,7 @@ test("the renders list follows a running render to its end without reloading, an
   await expect(page.getByText("Updating while renders run")).toBeVisible();
   // A mark in the page's window: a reload would lose it.
   await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
-  await expect(row.getByText("Succeeded")).toBeVisible({ timeout: 45_000 });
+  await expect(row.getByText("Succeeded")).toBeVisible({ timeout: 60_000 });
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
   await expect(page.getByText("Updating while renders run")).toBeHidden();
   await checkA11y(page);
