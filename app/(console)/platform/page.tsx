@@ -3,8 +3,8 @@ import Link from "next/link";
 import type { Metadata } from "next";
 import { WorkspacesTable, type PlatformRow } from "@/components/platform/workspaces-table";
 import { buttonClasses } from "@/components/ui/button";
+import { DateRangeForm } from "@/components/ui/date-range-form";
 import { EmptyState } from "@/components/ui/empty-state";
-import { controlClasses } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Pager, type SearchParams } from "@/components/ui/pager";
 import { SearchForm } from "@/components/ui/search-form";
@@ -68,20 +68,7 @@ export default async function PlatformPage({ searchParams }: { searchParams: Pro
           keep={{ from, to }}
           className="flex-1 items-end"
         />
-        <form method="get" action="/platform" className="flex flex-wrap items-end gap-2">
-          {q !== undefined && <input type="hidden" name="q" value={q} />}
-          <label className="flex flex-col gap-1 text-sm text-gray-700">
-            Usage from
-            <input type="date" name="from" defaultValue={range?.from ?? from} className={controlClasses} />
-          </label>
-          <label className="flex flex-col gap-1 text-sm text-gray-700">
-            To
-            <input type="date" name="to" defaultValue={range?.to ?? to} className={controlClasses} />
-          </label>
-          <button type="submit" className={buttonClasses("secondary")}>
-            Show
-          </button>
-        </form>
+        <DateRangeForm action="/platform" from={range?.from ?? from} to={range?.to ?? to} fromLabel="Usage from" keep={{ q }} />
       </div>
       {error !== undefined ? (
         <EmptyState icon={SearchX} title="This page cannot be shown" text={error} />

@@ -3,9 +3,8 @@ import type { Metadata } from "next";
 import { formatBytes } from "@/components/format";
 import { LimitMeter } from "@/components/usage/limit-meter";
 import { UsageDays } from "@/components/usage/usage-days";
-import { buttonClasses } from "@/components/ui/button";
+import { DateRangeForm } from "@/components/ui/date-range-form";
 import { EmptyState } from "@/components/ui/empty-state";
-import { controlClasses } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import type { SearchParams } from "@/components/ui/pager";
 import { requireConsole, requireScopeOrRefuse, requireSectionOrRefuse } from "@/lib/console";
@@ -58,19 +57,7 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
           <h2 id="usage-heading" className="text-lg font-semibold text-gray-900">
             Usage by day
           </h2>
-          <form method="get" action="/usage" className="flex flex-wrap items-end gap-2">
-            <label className="flex flex-col gap-1 text-sm text-gray-700">
-              From
-              <input type="date" name="from" defaultValue={usage?.from ?? from} className={controlClasses} />
-            </label>
-            <label className="flex flex-col gap-1 text-sm text-gray-700">
-              To
-              <input type="date" name="to" defaultValue={usage?.to ?? to} className={controlClasses} />
-            </label>
-            <button type="submit" className={buttonClasses("secondary")}>
-              Show
-            </button>
-          </form>
+          <DateRangeForm action="/usage" from={usage?.from ?? from} to={usage?.to ?? to} />
         </div>
         {error !== undefined ? (
           <EmptyState icon={SearchX} title="This range cannot be shown" text={error} />
