@@ -98,10 +98,28 @@ test("a platform administrator lists workspaces with usage, lowers an allowance,
   await expect.poll(() => renderAnswer("<p>no</p>"), { timeout: 5_000 }).toMatch(/^403 .*suspended/);
   await screenshots(page, "platform-suspended");
 
+  // A's members still sign in and read (spec: suspended workspace); every console page says why
+  // renders and keys are refused, and stops saying it once A is unsuspended.
+  const memberOfA = await createPerson({ role: "member", workspaceId: a.id });
+  const memberContext = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "127.9.9.8" } });
+  const memberPage = await memberContext.newPage();
+  const suspendedNote = memberPage.getByRole("status").filter({ hasText: "This workspace is suspended" });
+  await signIn(memberPage, memberOfA.email, memberOfA.password);
+  await expect(suspendedNote).toBeVisible();
+  await memberPage.goto("/renders");
+  await expect(memberPage.getByRole("heading", { level: 1, name: "Renders" })).toBeVisible();
+  await expect(suspendedNote).toBeVisible();
+  await checkA11y(memberPage);
+  await screenshots(memberPage, "suspended-workspace");
+
   await rowA.getByRole("button", { name: `Unsuspend ${a.name}` }).click();
   await page.getByRole("alertdialog", { name: `Unsuspend ${a.name}?` }).getByRole("button", { name: "Unsuspend" }).click();
   await expect(rowA.getByText("Active", { exact: true })).toBeVisible();
   await expect.poll(() => renderAnswer("<p>yes</p>"), { timeout: 5_000 }).toMatch(/^20[02]$/);
+  await memberPage.reload();
+  await expect(memberPage.getByRole("heading", { level: 1, name: "Renders" })).toBeVisible();
+  await expect(suspendedNote).toHaveCount(0);
+  await memberContext.close();
 
   // An owner who is not a platform administrator: no link, the page refuses (403), and the same
   // server action (its id and body as the administrator's browser sent them) is refused by the server.

@@ -37,7 +37,15 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         <div className="flex flex-1">
           <SideNav role={s.role} platformAdmin={isPlatformAdmin(s)} />
           <main id="content" tabIndex={-1} className="min-w-0 flex-1 px-4 py-6 focus:outline-none sm:px-8 sm:py-8">
-            <div className="mx-auto max-w-6xl">{children}</div>
+            <div className="mx-auto max-w-6xl">
+              {s.workspace.suspended && (
+                <p role="status" className="mb-6 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-danger">
+                  This workspace is suspended by the platform&rsquo;s administrators: its renders and API keys are refused. You can still read
+                  everything and download its files.
+                </p>
+              )}
+              {children}
+            </div>
           </main>
         </div>
       </div>

@@ -43,7 +43,6 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
         <h2 id="limits-heading" className="mb-3 text-lg font-semibold text-gray-900">
           Render limits
         </h2>
-        {limits.suspended && <p className="mb-3 rounded-md bg-red-50 p-3 text-sm text-red-800">This workspace is suspended: renders and API keys are refused.</p>}
         <div className="grid gap-3 sm:grid-cols-2">
           <LimitMeter label="Active renders" used={limits.activeRenders} max={limits.maxActiveRenders} hint="Queued or processing now" />
           <LimitMeter label="Renders in the last minute" used={limits.rendersLastMinute} max={limits.rendersPerMinute} hint="Created in the last 60 seconds" />
