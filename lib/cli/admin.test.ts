@@ -4,6 +4,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { scopes as allScopes } from "../auth/scopes";
+import { db } from "../db/client";
+import { passwordResetTokens } from "../db/schema";
+import { getPasswordReset } from "../people/profile";
+import { hashToken, newToken } from "../people/tokens";
 import { createTestWorkspace, signIn } from "../testing/factories";
 import { api, expectError } from "../testing/http";
 import { projectRoot } from "../testing/server";
@@ -256,6 +260,10 @@ describe("admin CLI: help, keys, people and the README's examples", () => {
   it("lists and revokes keys, lists people and resets a password, auditing each change", { timeout: 600_000 }, async () => {
     const w = await createTestWorkspace();
     const member = await w.signIn("member");
+    // A "forgot password" link the member asked for and never used.
+    const resetLink = newToken();
+    await db().insert(passwordResetTokens).values({ tokenHash: hashToken(resetLink), userId: member.userId, expiresAt: new Date(Date.now() + 3_600_000) });
+    expect((await getPasswordReset(resetLink)).state).toBe("valid");
     const [keys, people, everyone, reset] = await Promise.all([
       admin("key", "list", "--workspace", w.id),
       admin("user", "list", "--workspace", w.id),
@@ -276,6 +284,7 @@ describe("admin CLI: help, keys, people and the README's examples", () => {
     expect(reset.code).toBe(0);
     expect(reset.json).toEqual({ email: member.email, password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/) });
     expect(await signIn(member.email, reset.json.password as string)).toMatch(/next-auth\.session-token=/);
+    expect((await getPasswordReset(resetLink)).state).toBe("used"); // the unused link ended with the reset
 
     const revoked = await admin("key", "revoke", w.keyId);
     expect(revoked.code).toBe(0);

@@ -10,6 +10,7 @@ import { db, withTx } from "../db/client";
 import type { Role } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
+import * as people from "../people/repository";
 import { Email } from "./email";
 import { hashPassword } from "./password";
 import * as repo from "./repository";
@@ -52,6 +53,8 @@ export async function resetPassword(job: string, email: string): Promise<{ email
     const user = await repo.findUserByEmail(tx, address);
     if (!user) throw new AppError("NOT_FOUND", `No user with email ${address}`);
     await repo.setPasswordHash(tx, user.id, passwordHash);
+    // why: as with a reset by link, a new password ends every "forgot password" link still unused.
+    await people.useResetTokens(tx, user.id, new Date());
     const workspaceIds = (await repo.listMembershipsOf(tx, user.id)).map((m) => m.id);
     for (const workspaceId of workspaceIds) {
       await recordAudit(tx, systemCtx(workspaceId, job), "user.reset_password", { type: "user", id: user.id }, { email: address });
