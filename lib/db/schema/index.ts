@@ -9,6 +9,7 @@ export * from "./usage-days";
 export * from "./templates";
 export * from "./invitations";
 export * from "./password-reset-tokens";
+export * from "./password-failures";
 export * from "./assets";
 export * from "./workspace-files";
 export * from "./destinations";

@@ -1,4 +1,4 @@
-import { boolean, pgTable, primaryKey, text, uniqueIndex, index } from "drizzle-orm/pg-core";
+import { boolean, integer, pgTable, primaryKey, text, uniqueIndex, index } from "drizzle-orm/pg-core";
 import { timestamps, ts } from "./columns";
 import { workspaces } from "./workspaces";
 
@@ -12,6 +12,13 @@ export const users = pgTable(
     /** scrypt$N$r$p$salt$hash, see lib/users/password.ts. */
     passwordHash: text("password_hash").notNull(),
     platformAdmin: boolean("platform_admin").notNull().default(false),
+    /**
+     * Stamped into each console session at sign-in; a session whose epoch differs has ended. Raised
+     * by a password change or reset and by "sign out everywhere" (lib/auth/session.ts).
+     */
+    sessionEpoch: integer("session_epoch").notNull().default(0),
+    /** The one session (its `sid`) that outlives the last raise of session_epoch: the one that changed the password. */
+    sessionKeptId: text("session_kept_id"),
     ...timestamps,
   },
   (t) => [uniqueIndex("users_email_key").on(t.email)],
