@@ -21,6 +21,12 @@ async function failureMessage(res: Response): Promise<string> {
   return `The console answered ${res.status}; try again.`;
 }
 
+/** next-auth's ?error= codes of a refused sign-in, as sentences (AccountLocked: lib/auth/session.ts). */
+export const signInErrors: Record<string, string> = {
+  CredentialsSignin: "Email or password is wrong.",
+  AccountLocked: "Too many wrong passwords for this account; sign-in is paused for up to 15 minutes. Try again later.",
+};
+
 export type SignInOutcome = { ok: true } | { ok: false; message: string; retryAfterSeconds?: number };
 
 export async function signInWithPassword(email: string, password: string, callbackUrl: string): Promise<SignInOutcome> {
@@ -42,7 +48,7 @@ export async function signInWithPassword(email: string, password: string, callba
   const body = (await res.clone().json().catch(() => ({}))) as { url?: string };
   if (!body.url) return res.ok ? { ok: false, message: "Sign-in failed; try again." } : { ok: false, message: await failureMessage(res) };
   const error = new URL(body.url, window.location.href).searchParams.get("error");
-  if (error || !res.ok) return { ok: false, message: error === "CredentialsSignin" ? "Email or password is wrong." : "Sign-in failed; try again." };
+  if (error || !res.ok) return { ok: false, message: signInErrors[error ?? ""] ?? "Sign-in failed; try again." };
   return { ok: true };
 }
 

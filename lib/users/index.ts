@@ -6,10 +6,12 @@ import { newId } from "../db/ids";
 import { roles, type Role } from "../db/schema";
 import { conflict } from "../errors";
 import { Email } from "./email";
-import { hashPassword, verifyPassword } from "./password";
+import { hashPassword } from "./password";
+import { checkAccountPassword } from "./password-attempts";
 import * as repo from "./repository";
 
-export { findMembership, findUserById, firstWorkspaceOf, listMembershipsOf } from "./repository";
+export { findMembership, findSessionState, findUserById, firstWorkspaceOf, listMembershipsOf } from "./repository";
+export { checkAccountPassword, prunePasswordFailures, PASSWORD_FAILURES_PER_WINDOW, PASSWORD_FAILURE_WINDOW_MS } from "./password-attempts";
 
 export const CreateUserInput = z.strictObject({
   email: Email,
@@ -38,10 +40,14 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User
   });
 }
 
-/** The user for an email and password, or undefined; the same work is done for unknown emails. */
+/**
+ * The user for an email and password, or undefined; the same work is done for unknown emails.
+ * Counts against the account's limit on wrong passwords (lib/users/password-attempts.ts): past it,
+ * throws 429 RATE_LIMITED whatever the password.
+ */
 export async function verifyCredentials(email: string, password: string) {
   const user = await repo.findUserByEmail(db(), email);
   // why: hash even when the user is unknown, so timing does not tell which emails exist.
-  const ok = await verifyPassword(password, user?.passwordHash ?? "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=");
+  const ok = await checkAccountPassword(email, password, user?.passwordHash ?? "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=");
   return ok && user ? user : undefined;
 }

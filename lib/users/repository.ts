@@ -1,6 +1,6 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
-import { memberships, users, workspaces } from "../db/schema";
+import { memberships, passwordFailures, users, workspaces } from "../db/schema";
 
 export async function insertUser(ex: Executor, row: typeof users.$inferInsert) {
   const [u] = await ex.insert(users).values(row).returning();
@@ -64,4 +64,52 @@ export function listUsersWithMemberships(ex: Executor, workspaceId?: string) {
 
 export async function setPasswordHash(ex: Executor, userId: string, passwordHash: string) {
   await ex.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+/** What a console session is checked against on every request (lib/auth/session.ts). */
+export async function findSessionState(ex: Executor, userId: string) {
+  const [u] = await ex.select({ epoch: users.sessionEpoch, keptId: users.sessionKeptId }).from(users).where(eq(users.id, userId));
+  return u;
+}
+
+/** Ends every console session of the user but `keepSessionId` (when given), by raising the epoch they carry. */
+export async function endSessions(ex: Executor, userId: string, keepSessionId: string | null) {
+  await ex
+    .update(users)
+    .set({ sessionEpoch: sql`${users.sessionEpoch} + 1`, sessionKeptId: keepSessionId, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+}
+
+/**
+ * Counts one password check of an account in its window (a new window starts when the last one
+ * ended) and answers the count so far, this one included, and the window's start.
+ */
+export async function countPasswordCheck(ex: Executor, account: string, now: Date, windowMs: number) {
+  const open = sql`${passwordFailures.windowStart} > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
+  const [row] = await ex
+    .insert(passwordFailures)
+    .values({ account, windowStart: now, failures: 1 })
+    .onConflictDoUpdate({
+      target: passwordFailures.account,
+      // why both from the old row: Postgres evaluates every SET expression against the row before the update.
+      set: {
+        failures: sql`case when ${open} then ${passwordFailures.failures} + 1 else 1 end`,
+        windowStart: sql`case when ${open} then ${passwordFailures.windowStart} else excluded.window_start end`,
+      },
+    })
+    .returning({ failures: passwordFailures.failures, windowStart: passwordFailures.windowStart });
+  return row!;
+}
+
+/** Takes back a check counted by countPasswordCheck that succeeded (if its window is still the account's). */
+export async function uncountPasswordCheck(ex: Executor, account: string, windowStart: Date) {
+  await ex
+    .update(passwordFailures)
+    .set({ failures: sql`greatest(${passwordFailures.failures} - 1, 0)` })
+    .where(and(eq(passwordFailures.account, account), eq(passwordFailures.windowStart, windowStart)));
+}
+
+/** Forgets the accounts whose window ended before `before`. */
+export async function prunePasswordFailures(ex: Executor, before: Date) {
+  await ex.delete(passwordFailures).where(sql`${passwordFailures.windowStart} < ${before.toISOString()}::timestamptz`);
 }

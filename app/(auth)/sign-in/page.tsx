@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { signInErrors } from "@/components/console/auth-client";
 import { SignInForm } from "@/components/console/sign-in-form";
 import { AuthCard } from "@/components/people/auth-card";
 import { consoleSession, safeNextPath } from "@/lib/console";
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 /** next-auth's ?error= codes as sentences (it sends people here on its own failures too). */
 const errors: Record<string, string> = {
-  CredentialsSignin: "Email or password is wrong.",
+  ...signInErrors,
   SessionRequired: "Sign in to continue.",
 };
 

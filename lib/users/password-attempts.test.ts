@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../errors";
+import { acceptInvitation, changePassword, createInvitation } from "../people";
+import { randomLoopback, signInAttempt } from "../testing/factories";
+import { newEmail, peopleWorkspace } from "../testing/people";
+import { verifyCredentials } from ".";
+import { PASSWORD_FAILURES_PER_WINDOW, PASSWORD_FAILURE_WINDOW_MS } from "./password-attempts";
+
+// docs/api.md, Console sign-in: at most 10 wrong passwords per account in 15 minutes, counted
+// together by sign-in, accepting an invitation with an existing account, and changing a password;
+// then every attempt is refused, the right password too, until the 15 minutes pass.
+
+/** How an attempt ended: "ok", "wrong" (refused password), or the refusal's status and code. */
+async function outcome(p: Promise<unknown>): Promise<string> {
+  return p.then(
+    (v) => (v === undefined ? "wrong" : "ok"),
+    (e: unknown) => (e instanceof AppError ? (e.code === "RATE_LIMITED" ? "429" : e.status === 400 ? "wrong" : `${e.status}`) : String(e)),
+  );
+}
+
+/** A sign-in through next-auth over HTTP, each from an address of its own (so the per-address limit stays out of the way). */
+async function signInOutcome(email: string, password: string): Promise<string> {
+  const { res, cookie } = await signInAttempt(email, password, randomLoopback());
+  if (cookie) return "ok";
+  const error = new URL(JSON.parse(res.body).url as string).searchParams.get("error");
+  return error === "CredentialsSignin" ? "wrong" : error === "AccountLocked" ? "locked" : `${res.status} ${error}`;
+}
+
+describe("the limit on wrong passwords per account", () => {
+  it("is 10 in 15 minutes", () => {
+    expect([PASSWORD_FAILURES_PER_WINDOW, PASSWORD_FAILURE_WINDOW_MS]).toEqual([10, 15 * 60_000]);
+  });
+
+  it("sign-in, invitation acceptance and password change count together; past the limit each refuses the right password too", async () => {
+    const home = await peopleWorkspace();
+    const me = await home.add("member");
+    const other = await (await peopleWorkspace()).add("owner");
+    // Another workspace's admin invites me: the link asks for my account's password.
+    const invitation = await createInvitation(other.ctx, { email: me.email, role: "member" });
+    const token = invitation.link!.split("/").pop()!;
+
+    const wrong: string[] = [];
+    for (let i = 0; i < 4; i++) wrong.push(await signInOutcome(me.email, `wrong-sign-in-${i}`));
+    for (let i = 0; i < 3; i++) wrong.push(await outcome(acceptInvitation({ token, password: `wrong-accept-${i}` })));
+    for (let i = 0; i < 3; i++) wrong.push(await outcome(changePassword(me.ctx, { currentPassword: `wrong-change-${i}`, newPassword: "another-password" })));
+    expect(wrong).toEqual(Array(10).fill("wrong"));
+
+    // The 11th attempt on any path is refused before the password is checked, the right one too.
+    expect(await signInOutcome(me.email, me.password)).toBe("locked");
+    const accept = await acceptInvitation({ token, password: me.password }).catch((e: unknown) => e as AppError);
+    expect(accept).toMatchObject({ code: "RATE_LIMITED", message: expect.stringMatching(/Too many wrong passwords for this account/) });
+    const retryAfter = Number((accept as AppError).headers?.["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(await outcome(changePassword(me.ctx, { currentPassword: me.password, newPassword: "another-password" }))).toBe("429");
+    expect(await outcome(verifyCredentials(me.email, me.password))).toBe("429");
+
+    // Someone else's account is not affected.
+    expect(await signInOutcome(other.email, other.password)).toBe("ok");
+  });
+
+  it("right passwords do not count; an address without an account is limited the same way (the limit tells nothing)", async () => {
+    const me = await (await peopleWorkspace()).add("member");
+    for (let i = 0; i < 12; i++) expect(await outcome(verifyCredentials(me.email, me.password))).toBe("ok");
+    const nobody = newEmail("nobody");
+    const answers: string[] = [];
+    for (let i = 0; i < 11; i++) answers.push(await outcome(verifyCredentials(nobody, `guess-${i}`)));
+    expect(answers).toEqual([...Array(10).fill("wrong"), "429"]);
+  });
+
+  it("counts guesses made at the same moment: of 20 at once, at most 10 reach the password check", async () => {
+    const me = await (await peopleWorkspace()).add("member");
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(verifyCredentials(me.email, `parallel-${i}`))));
+    expect(answers.filter((a) => a === "wrong")).toHaveLength(10);
+    expect(answers.filter((a) => a === "429")).toHaveLength(10);
+  });
+});
