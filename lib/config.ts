@@ -83,6 +83,8 @@ const EnvSchema = z.object({
     .string()
     .regex(/^([^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/, "must be an address or Name <address>")
     .default("Folio <folio@localhost>"),
+  /** How long a console session lasts from sign-in, in hours, however often it is used. */
+  SESSION_MAX_AGE_HOURS: int(1, 720).default(12),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Internal: which entry point this process is; set by the start commands. The CLI logs to stderr. */
   FOLIO_PROCESS: z.enum(["web", "worker", "cli", "test"]).default("web"),

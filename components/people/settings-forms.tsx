@@ -1,8 +1,9 @@
-// The settings page's forms: workspace name, your name, your password, and leaving the workspace.
+// The settings page's forms: workspace name, your name, your password, signing out everywhere, and
+// leaving the workspace.
 "use client";
-import { LogOut } from "lucide-react";
+import { LogOut, MonitorX } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { changePasswordAction, renameWorkspaceAction, updateProfileAction } from "@/app/(console)/settings/actions";
+import { changePasswordAction, renameWorkspaceAction, signOutEverywhereAction, updateProfileAction } from "@/app/(console)/settings/actions";
 import { leaveWorkspaceAction } from "@/app/(console)/people/actions";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -103,6 +104,37 @@ export function ChangePasswordForm({ email }: { email: string }) {
         {state.busy ? "Changing…" : "Change password"}
       </Button>
     </form>
+  );
+}
+
+/** Ends every session of the person, this browser's too, then goes to the sign-in page. */
+export function SignOutEverywhere() {
+  const [error, setError] = useState<string>();
+  const signOut = async () => {
+    const r = await signOutEverywhereAction({});
+    if (r.ok) {
+      // why a full load: nothing of the signed-in console may stay in the router's cache.
+      window.location.assign(new URL("/sign-in", window.location.href));
+      return;
+    }
+    setError(r.error.message);
+  };
+  return (
+    <div className="max-w-md space-y-4">
+      <FormError message={error} />
+      <ConfirmDialog
+        title="Sign out everywhere?"
+        text="Every browser and device where you are signed in is signed out within a second, this one too. You then sign in again here."
+        confirmLabel="Sign out everywhere"
+        onConfirm={signOut}
+        trigger={
+          <Button variant="secondary">
+            <MonitorX aria-hidden="true" className="size-4" />
+            Sign out everywhere
+          </Button>
+        }
+      />
+    </div>
   );
 }
 

@@ -1,12 +1,15 @@
+import { randomBytes } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
+import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { config } from "../config";
 import { db } from "../db/client";
 import { deriveKey } from "../crypto";
-import { forbidden, unauthorized } from "../errors";
-import { findMembership, firstWorkspaceOf, verifyCredentials } from "../users";
+import { forbidden, isAppError, unauthorized } from "../errors";
+import { log } from "../log";
+import { findMembership, findSessionState, firstWorkspaceOf, verifyCredentials } from "../users";
 import type { Ctx } from "./context";
 import { roleScopes } from "./scopes";
 
@@ -14,13 +17,45 @@ declare module "next-auth" {
   interface Session {
     userId?: string;
     workspaceId?: string;
+    /** This session's own id (not a credential: the cookie is); a password change keeps the session that made it. */
+    sessionId?: string;
+  }
+  interface User {
+    /** The user's session epoch when the password was checked (lib/users: users.session_epoch). */
+    epoch?: number;
   }
 }
 
 let options: NextAuthOptions | undefined;
 
-/** How long a console session lasts after sign-in; then the person signs in again (and comes back to the page). */
-export const SESSION_MAX_AGE_SECONDS = 12 * 3600;
+/**
+ * How long a console session lasts from sign-in (SESSION_MAX_AGE_HOURS, default 12), however
+ * often it is used; then the person signs in again (and comes back to the page).
+ */
+export const sessionLifetimeMs = () => config().SESSION_MAX_AGE_HOURS * 3_600_000;
+
+/** next-auth's error code for an account past its limit on wrong passwords (the sign-in form says so). */
+export const ACCOUNT_LOCKED = "AccountLocked";
+
+/** Thrown in the jwt callback for a session that has ended: next-auth then clears its cookie and answers no session. */
+class SessionEnded extends Error {}
+
+/**
+ * Whether a session's token is still good, read on every session check (each console page, server
+ * action, /v1 request with the cookie, and GET or POST /api/auth/session), from the database so an
+ * ending applies on the next request on every web node. A session ends `sessionLifetimeMs()` after
+ * its sign-in (`sat`, which the rolling refresh never moves), and when the person's session epoch
+ * moved past the one stamped at sign-in (a password change or reset, "sign out everywhere"),
+ * unless it is the one session the change kept (`sid`, the session that changed the password).
+ */
+async function assertSessionCurrent(token: JWT, now = Date.now()) {
+  const { uid, sat, epoch, sid } = token;
+  if (typeof uid !== "string" || typeof sat !== "number" || typeof epoch !== "number") throw new SessionEnded("a token from before sessions had an epoch");
+  if (now - sat >= sessionLifetimeMs()) throw new SessionEnded("past its lifetime");
+  const state = await findSessionState(db(), uid);
+  if (!state) throw new SessionEnded("the user is gone");
+  if (state.epoch !== epoch && !(state.keptId !== null && state.keptId === sid)) throw new SessionEnded("ended by a password change or sign-out everywhere");
+}
 
 const SwitchWorkspace = z.object({ workspaceId: z.string().min(1).max(64) });
 
@@ -28,9 +63,22 @@ const SwitchWorkspace = z.object({ workspaceId: z.string().min(1).max(64) });
 export function authOptions(): NextAuthOptions {
   options ??= {
     secret: deriveKey("session").toString("base64"),
-    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    // why maxAge too: the cookie goes away with a session the browser no longer uses; the lifetime
+    // from sign-in is enforced by assertSessionCurrent, as each refresh moves the cookie's expiry on.
+    session: { strategy: "jwt", maxAge: Math.ceil(sessionLifetimeMs() / 1000) },
     // Our own pages (app/(auth)/sign-in); next-auth's built-in ones are never shown.
     pages: { signIn: "/sign-in", error: "/sign-in" },
+    logger: {
+      error(code, metadata) {
+        // why quiet: an ended session is an ordinary outcome, not an error of the server.
+        if (metadata instanceof SessionEnded) return void log().debug({ reason: metadata.message }, "console session ended");
+        log().error({ code, err: metadata }, "next-auth error");
+      },
+      warn(code) {
+        log().warn({ code }, "next-auth warning");
+      },
+      debug() {},
+    },
     providers: [
       CredentialsProvider({
         name: "Email and password",
@@ -39,8 +87,14 @@ export function authOptions(): NextAuthOptions {
           const email = credentials?.email?.trim();
           const password = credentials?.password;
           if (!email || !password || email.length > 254 || password.length > 1024) return null;
-          const user = await verifyCredentials(email, password);
-          return user ? { id: user.id, email: user.email, name: user.name ?? user.email } : null;
+          try {
+            const user = await verifyCredentials(email, password);
+            return user ? { id: user.id, email: user.email, name: user.name ?? user.email, epoch: user.sessionEpoch } : null;
+          } catch (err) {
+            // why a code: next-auth passes only an error's message on, as ?error= of the sign-in page.
+            if (isAppError(err) && err.code === "RATE_LIMITED") throw new Error(ACCOUNT_LOCKED);
+            throw err;
+          }
         },
       }),
     ],
@@ -49,7 +103,12 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           token.uid = user.id;
           token.wid = await firstWorkspaceOf(db(), user.id);
+          token.sat = Date.now();
+          token.sid = randomBytes(16).toString("base64url");
+          token.epoch = user.epoch ?? 0;
+          return token;
         }
+        await assertSessionCurrent(token);
         // The workspace switcher (POST /api/auth/session with {data: {workspaceId}}): the choice is
         // kept only if the person is a member there, checked here on the server.
         if (trigger === "update" && typeof token.uid === "string") {
@@ -61,6 +120,7 @@ export function authOptions(): NextAuthOptions {
       async session({ session, token }) {
         session.userId = typeof token.uid === "string" ? token.uid : undefined;
         session.workspaceId = typeof token.wid === "string" ? token.wid : undefined;
+        session.sessionId = typeof token.sid === "string" ? token.sid : undefined;
         return session;
       },
     },

@@ -264,6 +264,8 @@ describe("admin CLI: help, keys, people and the README's examples", () => {
     const resetLink = newToken();
     await db().insert(passwordResetTokens).values({ tokenHash: hashToken(resetLink), userId: member.userId, expiresAt: new Date(Date.now() + 3_600_000) });
     expect((await getPasswordReset(resetLink)).state).toBe("valid");
+    const sessionOf = async (cookie: string) => ((await api("/api/auth/session", { cookie })).body as { userId?: string }).userId;
+    expect(await sessionOf(member.cookie)).toBe(member.userId);
     const [keys, people, everyone, reset] = await Promise.all([
       admin("key", "list", "--workspace", w.id),
       admin("user", "list", "--workspace", w.id),
@@ -285,6 +287,9 @@ describe("admin CLI: help, keys, people and the README's examples", () => {
     expect(reset.json).toEqual({ email: member.email, password: expect.stringMatching(/^[A-Za-z0-9_-]{20}$/) });
     expect(await signIn(member.email, reset.json.password as string)).toMatch(/next-auth\.session-token=/);
     expect((await getPasswordReset(resetLink)).state).toBe("used"); // the unused link ended with the reset
+    // The member's console session from before the reset has ended (docs/api.md, Console sign-in).
+    expect(await sessionOf(member.cookie)).toBeUndefined();
+    expect((await api("/v1/usage", { cookie: member.cookie })).status).toBe(401);
 
     const revoked = await admin("key", "revoke", w.keyId);
     expect(revoked.code).toBe(0);

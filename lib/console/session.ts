@@ -19,13 +19,18 @@ import { roleLabels, sectionOf, sections } from "./sections";
  */
 export type ConsoleSession = {
   ctx: Ctx;
+  /** This browser's session (a password change made here keeps it signed in). */
+  sessionId?: string;
   user: { id: string; email: string; name: string };
   role: Role;
   workspace: { id: string; name: string; suspended: boolean };
   workspaces: { id: string; name: string; role: Role }[];
 };
 
-/** The signed-in person's console session, or null when nobody is signed in or the session ended. */
+/**
+ * The signed-in person's console session, or null when nobody is signed in or the session ended
+ * (its lifetime passed, or a password change or "sign out everywhere" ended it: lib/auth/session.ts).
+ */
 export const consoleSession = cache(async (): Promise<ConsoleSession | null> => {
   const session = await getServerSession(authOptions());
   if (!session?.userId) return null;
@@ -36,6 +41,7 @@ export const consoleSession = cache(async (): Promise<ConsoleSession | null> => 
   const current = memberships.find((m) => m.id === session.workspaceId) ?? memberships[0];
   if (!current) return null;
   return {
+    ...(session.sessionId ? { sessionId: session.sessionId } : {}),
     ctx: {
       workspaceId: current.id,
       actor: { type: "user", userId: user.id, scopes: roleScopes[current.role], platformAdmin: user.platformAdmin },

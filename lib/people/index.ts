@@ -16,6 +16,7 @@ export {
   getProfile,
   requestPasswordReset,
   resetPassword,
+  signOutEverywhere,
   updateProfile,
   RESET_TTL_MS,
   type PasswordResetState,

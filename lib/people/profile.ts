@@ -4,7 +4,8 @@ import { db, withTx, type Tx } from "../db/client";
 import { AppError, badRequest, invalidValue, notFound } from "../errors";
 import { log } from "../log";
 import { actionMail, mailConfigured, sendMail } from "../mail";
-import { hashPassword, verifyPassword } from "../users/password";
+import { hashPassword } from "../users/password";
+import { checkAccountPassword } from "../users/password-attempts";
 import * as userRepo from "../users/repository";
 import { requireUser } from "./actor";
 import * as repo from "./repository";
@@ -36,28 +37,43 @@ export async function updateProfile(ctx: Ctx, input: UpdateProfileInput): Promis
 }
 
 /**
- * Changes the signed-in person's own password; the current one is required. Unused "forgot
- * password" links end. Sessions are JWTs: other signed-in browsers stay signed in until their
- * session expires (12 hours at most); the new password applies to every sign-in from now on.
- * Callers limit attempts per person first (lib/http/account-limits.ts).
+ * Changes the signed-in person's own password; the current one is required, and a wrong one
+ * counts against the account's limit on wrong passwords (lib/users/password-attempts.ts). Every
+ * other console session of the person ends (on its next request); `keepSessionId`, the session
+ * making the change, stays signed in. Unused "forgot password" links end. Callers also limit
+ * attempts per person (lib/http/account-limits.ts).
  */
-export async function changePassword(ctx: Ctx, input: ChangePasswordInput): Promise<void> {
+export async function changePassword(ctx: Ctx, input: ChangePasswordInput, opts: { keepSessionId?: string } = {}): Promise<void> {
   const userId = requireUser(ctx);
   const v = parseInput(ChangePasswordInput, input);
   const u = await repo.findUserById(db(), userId);
   if (!u) throw notFound("user", userId);
-  if (!(await verifyPassword(v.currentPassword, u.passwordHash))) throw invalidValue("currentPassword", "is not your current password");
+  if (!(await checkAccountPassword(u.email, v.currentPassword, u.passwordHash))) throw invalidValue("currentPassword", "is not your current password");
   if (v.currentPassword === v.newPassword) throw invalidValue("newPassword", "must differ from your current password");
   const passwordHash = await hashPassword(v.newPassword);
   await withTx(async (tx) => {
-    await setPassword(tx, userId, passwordHash);
+    await setPassword(tx, userId, passwordHash, opts.keepSessionId ?? null);
     await recordAudit(tx, ctx, "user.change_password", { type: "user", id: userId });
   });
 }
 
-async function setPassword(tx: Tx, userId: string, passwordHash: string) {
+/** A new password: unused reset links and every console session but `keepSessionId` end. */
+async function setPassword(tx: Tx, userId: string, passwordHash: string, keepSessionId: string | null) {
   await repo.updateUser(tx, userId, { passwordHash });
   await repo.useResetTokens(tx, userId, new Date());
+  await userRepo.endSessions(tx, userId, keepSessionId);
+}
+
+/**
+ * "Sign out everywhere": every console session of the signed-in person ends, this one included
+ * (each on its next request, on every web node). Audited in the workspace they act in.
+ */
+export async function signOutEverywhere(ctx: Ctx): Promise<void> {
+  const userId = requireUser(ctx);
+  await withTx(async (tx) => {
+    await userRepo.endSessions(tx, userId, null);
+    await recordAudit(tx, ctx, "user.sign_out_everywhere", { type: "user", id: userId });
+  });
 }
 
 const notAvailable = () =>
@@ -106,22 +122,34 @@ const RESET_REFUSALS: Record<Exclude<PasswordResetState, "valid">, string> = {
   used: "This password reset link was already used; ask for a new one",
 };
 
+/** The refusal for a reset link that cannot be used, or undefined for one that can. */
+function resetRefusal(row: { usedAt: Date | null; expiresAt: Date } | undefined): AppError | undefined {
+  if (!row) return badRequest(RESET_REFUSALS.invalid);
+  if (row.usedAt) return badRequest(RESET_REFUSALS.used);
+  if (row.expiresAt <= new Date()) return badRequest(RESET_REFUSALS.expired);
+  return undefined;
+}
+
 /**
- * Sets a new password with a reset link: the link and every other unused link of the person end.
- * Audited in each workspace the person belongs to.
+ * Sets a new password with a reset link: the link and every other unused link of the person end,
+ * and so does every console session of the person. The link is checked before the new password
+ * is hashed, so a made-up link costs no scrypt. Audited in each workspace the person belongs to.
  */
 export async function resetPassword(input: ResetPasswordInput): Promise<{ email: string }> {
   const v = parseInput(ResetPasswordInput, input);
   if (!looksLikeToken(v.token)) throw badRequest(RESET_REFUSALS.invalid);
+  const tokenHash = hashToken(v.token);
+  // why twice: the first look refuses a bad link without hashing; the locked second one decides.
+  const early = resetRefusal(await repo.findResetToken(db(), tokenHash));
+  if (early) throw early;
   const passwordHash = await hashPassword(v.password);
   return withTx(async (tx) => {
-    const row = await repo.findResetToken(tx, hashToken(v.token), { forUpdate: true });
-    if (!row) throw badRequest(RESET_REFUSALS.invalid);
-    if (row.usedAt) throw badRequest(RESET_REFUSALS.used);
-    if (row.expiresAt <= new Date()) throw badRequest(RESET_REFUSALS.expired);
+    const row = await repo.findResetToken(tx, tokenHash, { forUpdate: true });
+    const refusal = resetRefusal(row);
+    if (refusal || !row) throw refusal ?? badRequest(RESET_REFUSALS.invalid);
     const u = await repo.findUserById(tx, row.userId);
     if (!u) throw badRequest(RESET_REFUSALS.invalid);
-    await setPassword(tx, u.id, passwordHash);
+    await setPassword(tx, u.id, passwordHash, null);
     for (const { workspaceId } of await repo.workspacesOf(tx, u.id)) {
       const ctx: Ctx = { workspaceId, actor: { type: "user", userId: u.id, scopes: [], platformAdmin: u.platformAdmin } };
       await recordAudit(tx, ctx, "user.reset_password", { type: "user", id: u.id }, { via: "email link" });

@@ -42,7 +42,8 @@ export async function listUsers(filter: { workspaceId?: string } = {}): Promise<
 
 /**
  * Gives the person with `email` a new generated password and returns it, the only time it is
- * shown; the old password stops working at once. Audited as `user.reset_password` (without the
+ * shown; the old password stops working at once, and every console session of the person ends
+ * (each on its next request). Audited as `user.reset_password` (without the
  * password) in each of the person's workspaces.
  */
 export async function resetPassword(job: string, email: string): Promise<{ email: string; password: string }> {
@@ -55,6 +56,7 @@ export async function resetPassword(job: string, email: string): Promise<{ email
     await repo.setPasswordHash(tx, user.id, passwordHash);
     // why: as with a reset by link, a new password ends every "forgot password" link still unused.
     await people.useResetTokens(tx, user.id, new Date());
+    await repo.endSessions(tx, user.id, null);
     const workspaceIds = (await repo.listMembershipsOf(tx, user.id)).map((m) => m.id);
     for (const workspaceId of workspaceIds) {
       await recordAudit(tx, systemCtx(workspaceId, job), "user.reset_password", { type: "user", id: user.id }, { email: address });

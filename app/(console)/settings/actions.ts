@@ -20,6 +20,13 @@ export const updateProfileAction = consoleAction(people.UpdateProfileInput, asyn
 
 export const changePasswordAction = consoleAction(people.ChangePasswordInput, async (ctx, v, session) => {
   await limitPasswordChange(session.user.id);
-  await people.changePassword(ctx, v);
+  // why keep this session: the person changing the password is here; every other session ends.
+  await people.changePassword(ctx, v, { keepSessionId: session.sessionId });
   return { changed: true };
+});
+
+/** Ends every console session of the person, this one too; the page then goes to sign-in. */
+export const signOutEverywhereAction = consoleAction(z.strictObject({}), async (ctx) => {
+  await people.signOutEverywhere(ctx);
+  return { signedOut: true };
 });

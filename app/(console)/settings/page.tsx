@@ -1,5 +1,6 @@
-import { ChangePasswordForm, LeaveWorkspace, ProfileForm, WorkspaceNameForm } from "@/components/people/settings-forms";
+import { ChangePasswordForm, LeaveWorkspace, ProfileForm, SignOutEverywhere, WorkspaceNameForm } from "@/components/people/settings-forms";
 import { PageHeader } from "@/components/ui/page-header";
+import { sessionLifetimeMs } from "@/lib/auth/session";
 import { can, requireConsole, requireSectionOrRefuse } from "@/lib/console";
 import * as people from "@/lib/people";
 
@@ -19,12 +20,13 @@ function Section({ id, title, text, children }: { id: string; title: string; tex
   );
 }
 
-/** The workspace's name (owners and admins change it), your profile and your password. */
+/** The workspace's name (owners and admins change it), your profile, your password and your sessions. */
 export default async function SettingsPage() {
   const s = await requireConsole();
   requireSectionOrRefuse(s, "/settings");
   const profile = await people.getProfile(s.ctx);
   const canRename = can(s, "admin:manage");
+  const sessionHours = sessionLifetimeMs() / 3_600_000;
   return (
     <>
       <PageHeader title="Settings" description={`Your account, and the workspace ${s.workspace.name}.`} />
@@ -34,8 +36,11 @@ export default async function SettingsPage() {
       <Section id="profile-heading" title="Your profile" text="Your name as the people of your workspaces see it.">
         <ProfileForm name={profile.name ?? ""} email={profile.email} />
       </Section>
-      <Section id="password-heading" title="Password" text="Other browsers where you are signed in stay signed in until their session ends (12 hours at most).">
+      <Section id="password-heading" title="Password" text="Changing it signs you out of every other browser and device; this one stays signed in.">
         <ChangePasswordForm email={profile.email} />
+      </Section>
+      <Section id="sessions-heading" title="Sessions" text={`A sign-in lasts ${sessionHours} hours. Signed in somewhere you no longer use, or lost a device? End every session at once.`}>
+        <SignOutEverywhere />
       </Section>
       <Section id="leave-heading" title="Leave workspace" text="You lose access to this workspace; your account and other workspaces stay.">
         <LeaveWorkspace workspaceName={s.workspace.name} />
