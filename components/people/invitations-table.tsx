@@ -23,7 +23,7 @@ const cardCell = "max-sm:block max-sm:p-0";
 const date = (iso: string) => new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }) + " UTC";
 
 export function InvitationsTable({ invitations, canManage, isOwner }: { invitations: Invitation[]; canManage: boolean; isOwner: boolean }) {
-  const [issued, setIssued] = useState<{ email: string; link: string; mail: MailOutcome }>();
+  const [issued, setIssued] = useState<{ email: string; link?: string; mail: MailOutcome }>();
   return (
     <>
       <Table label="Invitations" className="relative">
@@ -53,7 +53,7 @@ export function InvitationsTable({ invitations, canManage, isOwner }: { invitati
   );
 }
 
-function InvitationRow({ i, canManage, mayResend, onIssued }: { i: Invitation; canManage: boolean; mayResend: boolean; onIssued: (x: { email: string; link: string; mail: MailOutcome }) => void }) {
+function InvitationRow({ i, canManage, mayResend, onIssued }: { i: Invitation; canManage: boolean; mayResend: boolean; onIssued: (x: { email: string; link?: string; mail: MailOutcome }) => void }) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const resend = async () => {

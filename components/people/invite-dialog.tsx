@@ -13,7 +13,7 @@ import { IssuedLink, type MailOutcome } from "./issued-link";
 import { FormError, fieldErrors } from "./form-error";
 import { roleOptions } from "./roles";
 
-type Issued = { email: string; link: string; mail: MailOutcome };
+type Issued = { email: string; link?: string; mail: MailOutcome };
 
 export function InviteDialog({ isOwner, mailConfigured }: { isOwner: boolean; mailConfigured: boolean }) {
   const [open, setOpen] = useState(false);
@@ -49,7 +49,7 @@ export function InviteDialog({ isOwner, mailConfigured }: { isOwner: boolean; ma
       open={open}
       onOpenChange={reset}
       title={issued ? "Invitation ready" : "Invite people"}
-      description={issued ? undefined : mailConfigured ? "We email them a link to join; you also get the link to share." : "You get a link to share with them; it works once, for 7 days."}
+      description={issued ? undefined : mailConfigured ? "We email them a link to join. You also get the link to share when the address already has an account." : "You get a link to share with them; it works once, for 7 days."}
       trigger={
         <Button>
           <UserPlus aria-hidden="true" className="size-4" />

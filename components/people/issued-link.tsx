@@ -1,12 +1,26 @@
 // IssuedLink: an invitation link shown once after inviting or re-sending, with a copy button and
-// what became of the email.
+// what became of the email. Without `link` (the server mails it only: a new account's invitation
+// when mail is configured) it says where the link went instead.
 "use client";
 import { CircleAlert, MailCheck } from "lucide-react";
 import { CopyButton } from "@/components/ui/copy-button";
 
 export type MailOutcome = "sent" | "failed" | "not_configured";
 
-export function IssuedLink({ email, link, mail }: { email: string; link: string; mail: MailOutcome }) {
+export function IssuedLink({ email, link, mail }: { email: string; link?: string; mail: MailOutcome }) {
+  if (!link) {
+    return mail === "sent" ? (
+      <p className="flex gap-2 rounded-md border border-success/30 bg-success-soft p-3 text-sm text-success" role="status">
+        <MailCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>We emailed the invitation to {email}. The link is not shown here: it creates an account, so it goes only to that mailbox.</span>
+      </p>
+    ) : (
+      <p className="flex gap-2 rounded-md border border-warning/30 bg-warning-soft p-3 text-sm text-warning" role="alert">
+        <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        <span>The email to {email} could not be sent. The invitation stands; re-send it later to email a new link (it goes only by mail, as it creates an account).</span>
+      </p>
+    );
+  }
   return (
     <div className="space-y-4">
       {mail === "sent" && (

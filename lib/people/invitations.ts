@@ -5,8 +5,9 @@ import { db, withTx, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import type { InvitationRow, Role } from "../db/schema";
 import { AppError, conflict, invalidValue, notFound } from "../errors";
-import { actionMail, sendMail } from "../mail";
-import { hashPassword, verifyPassword } from "../users/password";
+import { actionMail, mailConfigured, sendMail } from "../mail";
+import { hashPassword } from "../users/password";
+import { checkAccountPassword } from "../users/password-attempts";
 import * as userRepo from "../users/repository";
 import * as workspaceRepo from "../workspaces/repository";
 import { requireOwner, roleLabel } from "./actor";
@@ -30,7 +31,8 @@ const inviterOf = (ctx: Ctx) => (ctx.actor.type === "user" ? ctx.actor.userId : 
 /**
  * Invites an email address with a role (admin:manage; only owners invite owners). Returns the
  * link once (only its SHA-256 is stored) and, when SMTP_URL is set, emails it; a mail failure
- * loses nothing: the invitation stands and the answer says the email was not sent.
+ * loses nothing: the invitation stands and the answer says the email was not sent. When SMTP_URL
+ * is set and the address has no account, the link goes only by mail (see issue()).
  * An open invitation for the same address is replaced (cancelled, so its link stops working).
  */
 export async function createInvitation(ctx: Ctx, input: CreateInvitationInput): Promise<IssuedInvitation> {
@@ -111,6 +113,13 @@ async function names(tx: Tx, ctx: Ctx) {
   return { workspaceName: w?.name ?? "a workspace", inviterName: inviter ? (inviter.name ?? inviter.email) : undefined };
 }
 
+/**
+ * Emails the link (when SMTP_URL is set) and answers what the inviter sees. why the link is left
+ * out for an address without an account when mail is configured: accepting it makes the account,
+ * with a password of the acceptor's choosing, so whoever holds the link would own that address's
+ * account; only the mailbox's owner should. Without mail the inviter is the only way to pass the
+ * link on, so it is shown.
+ */
 async function issue(row: InvitationRow, token: string, workspaceName: string, inviterName?: string): Promise<IssuedInvitation> {
   const link = invitationLink(token);
   const who = inviterName ? `${inviterName} invited you` : "You are invited";
@@ -122,7 +131,8 @@ async function issue(row: InvitationRow, token: string, workspaceName: string, i
       note: `The link works once and expires on ${row.expiresAt.toUTCString()}. If you did not expect this invitation, ignore this email.`,
     }),
   );
-  return { invitation: toInvitation(row), link, email };
+  const mailOnly = mailConfigured() && !(await userRepo.findUserByEmail(db(), row.email));
+  return mailOnly ? { invitation: toInvitation(row), email } : { invitation: toInvitation(row), link, email };
 }
 
 const article = (r: Role) => (r === "owner" || r === "admin" ? "an" : "a");
@@ -172,8 +182,9 @@ export type AcceptedInvitation = { userId: string; email: string; workspaceId: s
  * Accepts an invitation: a new person sets a name and password, and an account is made; a person
  * whose email already has an account gives its password instead. Either way they join the
  * workspace with the invited role. Each link works once; an expired, cancelled or used one is
- * refused saying which. Callers limit attempts per link first (lib/http/account-limits.ts), as
- * a person with an account gives its password here.
+ * refused saying which. A wrong password of an existing account counts against that account's
+ * limit (lib/users/password-attempts.ts), shared with sign-in: re-sent links give no fresh
+ * guesses. Callers also limit attempts per link and per address (lib/http/account-limits.ts).
  */
 export async function acceptInvitation(input: AcceptInvitationInput): Promise<AcceptedInvitation> {
   const v = parseInput(AcceptInvitationInput, input);
@@ -186,7 +197,7 @@ export async function acceptInvitation(input: AcceptInvitationInput): Promise<Ac
   const existing = await userRepo.findUserByEmail(db(), peek.email);
   let newPasswordHash: string | undefined;
   if (existing) {
-    if (!(await verifyPassword(v.password, existing.passwordHash))) {
+    if (!(await checkAccountPassword(existing.email, v.password, existing.passwordHash))) {
       throw invalidValue("password", `is not the password of the account ${peek.email}`);
     }
   } else {

@@ -67,8 +67,11 @@ export type InvitationPreview = {
   expiresAt: string;
 };
 
-/** An invitation just made or re-sent: the link is returned this once and never stored. */
-export type IssuedInvitation = { invitation: Invitation; link: string; email: "sent" | "failed" | "not_configured" };
+/**
+ * An invitation just made or re-sent: the link is returned this once and never stored; it is left
+ * out when it goes only by mail (SMTP_URL set and no account for the address).
+ */
+export type IssuedInvitation = { invitation: Invitation; link?: string; email: "sent" | "failed" | "not_configured" };
 
 /** Parses a verb's input; a bad value is a BAD_REQUEST naming each field (as the console shows it). */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
