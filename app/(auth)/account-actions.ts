@@ -1,11 +1,16 @@
 "use server";
-import { limitInvitationAccept, limitPasswordResetRequest } from "@/lib/http/account-limits";
+import { headers } from "next/headers";
+import { limitInvitationAccept, limitPasswordResetRequest, limitPublicAction } from "@/lib/http/account-limits";
 import { runPublicAction } from "@/lib/console/public-action";
 import * as people from "@/lib/people";
+
+// why each counts the address first (after runPublicAction's same-origin check, so a page on
+// another site cannot spend a visitor's allowance): the verbs behind these pages answer anyone.
 
 /** Accepts an invitation (a new account, or an existing one's password); the page then signs the person in. */
 export async function acceptInvitationAction(input: people.AcceptInvitationInput) {
   return runPublicAction(async () => {
+    await limitPublicAction(await headers());
     await limitInvitationAccept(String(input?.token ?? ""));
     return people.acceptInvitation(input);
   });
@@ -14,6 +19,7 @@ export async function acceptInvitationAction(input: people.AcceptInvitationInput
 /** "Forgot password": the same answer for every address. */
 export async function requestPasswordResetAction(input: people.RequestPasswordResetInput) {
   return runPublicAction(async () => {
+    await limitPublicAction(await headers());
     await limitPasswordResetRequest(String(input?.email ?? ""));
     return people.requestPasswordReset(input);
   });
@@ -21,5 +27,8 @@ export async function requestPasswordResetAction(input: people.RequestPasswordRe
 
 /** Sets a new password with a reset link. */
 export async function resetPasswordAction(input: people.ResetPasswordInput) {
-  return runPublicAction(() => people.resetPassword(input));
+  return runPublicAction(async () => {
+    await limitPublicAction(await headers());
+    return people.resetPassword(input);
+  });
 }
