@@ -74,6 +74,8 @@ export async function switchWorkspace(workspaceId: string): Promise<void> {
     body: JSON.stringify({ csrfToken: await csrfToken(), data: { workspaceId } }),
   });
   if (!res.ok) throw new Error(await failureMessage(res));
-  const session = (await res.json()) as { workspaceId?: string };
+  const session = (await res.json()) as { userId?: string; workspaceId?: string };
+  // why: an ended session (lib/auth/session.ts) answers no session at all, not a refusal.
+  if (!session.userId) throw new Error("Your session has ended; sign in again.");
   if (session.workspaceId !== workspaceId) throw new Error("You are not a member of that workspace any more.");
 }

@@ -42,7 +42,7 @@ const commandTable = [
   {
     command: "user reset-password",
     flags: "--email E",
-    description: "Gives the person a new generated password, printed only now; the old one stops working. -> {email, password}",
+    description: "Gives the person a new generated password, printed only now; the old one stops working and the person's console sessions end. -> {email, password}",
   },
   {
     command: "key create",

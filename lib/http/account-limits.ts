@@ -41,5 +41,5 @@ export function limitPasswordChange(userId: string) {
 
 /** Counts one public action against the client address (the one lib/server/web.ts found, not a header the client chose). */
 export function limitPublicAction(headers: HeaderSource) {
-  return countRequest(`public:${addressBucket(clientAddress(headers))}`, PUBLIC_ACTIONS_PER_MINUTE, new Date(), "requests to the sign-in pages' forms");
+  return countRequest(`public:${digest(addressBucket(clientAddress(headers)))}`, PUBLIC_ACTIONS_PER_MINUTE, new Date(), "requests to the sign-in pages' forms");
 }
