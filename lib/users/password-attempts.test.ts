@@ -1,10 +1,13 @@
+import { inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { db } from "../db/client";
+import { passwordFailures } from "../db/schema";
 import { AppError } from "../errors";
 import { acceptInvitation, changePassword, createInvitation } from "../people";
 import { randomLoopback, signInAttempt } from "../testing/factories";
 import { newEmail, peopleWorkspace } from "../testing/people";
 import { verifyCredentials } from ".";
-import { PASSWORD_FAILURES_PER_WINDOW, PASSWORD_FAILURE_WINDOW_MS } from "./password-attempts";
+import { PASSWORD_FAILURES_PER_WINDOW, PASSWORD_FAILURE_WINDOW_MS, prunePasswordFailures } from "./password-attempts";
 
 // docs/api.md, Console sign-in: at most 10 wrong passwords per account in 15 minutes, counted
 // together by sign-in, accepting an invitation with an existing account, and changing a password;
@@ -73,5 +76,16 @@ describe("the limit on wrong passwords per account", () => {
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => outcome(verifyCredentials(me.email, `parallel-${i}`))));
     expect(answers.filter((a) => a === "wrong")).toHaveLength(10);
     expect(answers.filter((a) => a === "429")).toHaveLength(10);
+  });
+
+  it("the maintenance job forgets windows that ended and keeps open ones", async () => {
+    const [ended, open] = [`test-ended-${Date.now()}`, `test-open-${Date.now()}`];
+    await db().insert(passwordFailures).values([
+      { account: ended, windowStart: new Date(Date.now() - PASSWORD_FAILURE_WINDOW_MS - 60_000), failures: 10 },
+      { account: open, windowStart: new Date(Date.now() - 60_000), failures: 10 },
+    ]);
+    await prunePasswordFailures();
+    const left = await db().select({ account: passwordFailures.account }).from(passwordFailures).where(inArray(passwordFailures.account, [ended, open]));
+    expect(left).toEqual([{ account: open }]);
   });
 });
