@@ -9,9 +9,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { systemCtx } from "../auth/context";
 import { resetConfigForTests } from "../config";
 import { AppError } from "../errors";
+import { classifyAddress } from "../net/addresses";
 import { createTestWorkspace } from "../testing/factories";
 import { createDestination, listDestinations } from ".";
-import { isPublicAddress } from "./addresses";
 import { classifyS3Error } from "./classify";
 import { testUpload } from "./s3";
 
@@ -65,7 +65,7 @@ describe("destination endpoints", () => {
       expect(e.message).toMatch(/hosted service/);
     }
     const resolved = await dns.promises.lookup(localName, { all: true });
-    expect(resolved.some((a) => !isPublicAddress(a.address)), `${localName} should resolve to a private address here`).toBe(true);
+    expect(resolved.some((a) => classifyAddress(a.address).kind !== "public"), `${localName} should resolve to a private address here`).toBe(true);
     expect((await refusal(`https://${localName}:9443`)).message).toMatch(/resolves to/);
     expect((await refusal("https://no-such-host.invalid")).message).toMatch(/does not resolve/);
   });
