@@ -72,3 +72,11 @@ export async function checkWebhookUrl(raw: string, policy: UrlPolicy, resolve: R
   }
   return { ok: true, url: shape.url, addresses };
 }
+
+/**
+ * What the audit log keeps of a webhook URL: its origin (scheme, host, port). why: members read
+ * the audit log but may not manage webhooks, and a URL's path and query often hold a token.
+ */
+export function auditedUrl(raw: string): string {
+  return URL.parse(raw)?.origin ?? "";
+}
