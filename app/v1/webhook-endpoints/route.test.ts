@@ -1,6 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { recordAudit } from "@/lib/audit";
 import { systemCtx } from "@/lib/auth/context";
 import { resetConfigForTests } from "@/lib/config";
+import { db } from "@/lib/db/client";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { securityCases } from "@/lib/testing/security-cases";
@@ -125,6 +130,26 @@ describe("audit history of endpoint changes", () => {
     });
     expect(audit.text).not.toContain(token);
     expect(audit.text).not.toContain("/hooks");
+  });
+
+  it("the migration cuts URLs recorded before to their origin", async () => {
+    const w = await createTestWorkspace();
+    const ctx = systemCtx(w.id, "test");
+    const target = { type: "webhook_endpoint", id: "whe_old" };
+    await recordAudit(db(), ctx, "webhook_endpoint.create", target, { url: "https://Hooks.example.com:8443/in?token=s3cret", eventTypes: ["render.failed"] });
+    await recordAudit(db(), ctx, "webhook_endpoint.delete", target, { url: "https://hooks.example.com\\in?token=s3cret" });
+    await recordAudit(db(), ctx, "webhook_endpoint.delete", target, { url: "https://hooks.example.com" });
+    const migration = fs.readFileSync(path.join(process.cwd(), "drizzle/0014_audit_webhook_url_origin.sql"), "utf8");
+    await db().execute(sql.raw(migration));
+    const member = await w.signIn("member");
+    const audit = await api("/v1/audit-events", { cookie: member.cookie });
+    expect(audit.body.items.map((e: { details: unknown }) => e.details)).toEqual(
+      expect.arrayContaining([
+        { url: "https://Hooks.example.com:8443", eventTypes: ["render.failed"] },
+        { url: "https://hooks.example.com" },
+      ]),
+    );
+    expect(audit.text).not.toContain("s3cret");
   });
 });
 
