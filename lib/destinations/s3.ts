@@ -1,9 +1,10 @@
 /**
  * The S3 client of a storage destination, the endpoint rules (spec: Storage destination >
  * endpoint) and the test upload. Connections to a destination only reach public addresses unless
- * the installation allows private networks: the endpoint is checked when it is saved, and every
- * connection checks the addresses its host name resolves to (a name that later resolves to a
- * private address fails that upload).
+ * the installation allows private networks, and never cloud metadata or link-local ones (the rule
+ * is lib/net/addresses.ts): the endpoint is checked when it is saved, and every connection checks
+ * the addresses its host name resolves to (a name that later resolves to a private address fails
+ * that upload).
  */
 import dns from "node:dns";
 import http from "node:http";
