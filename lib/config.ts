@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { parseCidr } from "./net/addresses";
 import { Email } from "./users/email";
 
 /**
@@ -150,53 +151,4 @@ function loadOrCreateSecretKey(dataDir: string): Buffer {
   const key = Buffer.from(fs.readFileSync(file, "utf8").trim(), "base64");
   if (key.length < 32) throw new ConfigError(`Invalid configuration:\n  SECRET_KEY: ${file} holds fewer than 32 bytes`);
   return key;
-}
-
-/** Parses "10.0.0.0/8", "::1" or "2001:db8::/32" into bytes and a prefix length. */
-export function parseCidr(s: string): { bytes: Uint8Array; prefix: number } | null {
-  const parts = s.split("/");
-  if (parts.length > 2) return null;
-  const [addr, prefixText] = parts;
-  const bytes = parseIp(addr ?? "");
-  if (!bytes) return null;
-  const max = bytes.length * 8;
-  const prefix = prefixText === undefined ? max : Number(prefixText);
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText))) return null;
-  return { bytes, prefix };
-}
-
-/** Parses an IPv4 or IPv6 address into 4 or 16 bytes; IPv4-mapped IPv6 becomes IPv4. */
-export function parseIp(s: string): Uint8Array | null {
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(s)) {
-    const parts = s.split(".").map(Number);
-    return parts.every((p) => p <= 255) ? Uint8Array.from(parts) : null;
-  }
-  if (!s.includes(":") || !/^[0-9a-fA-F:.]+$/.test(s)) return null;
-  let head = s;
-  let tailV4: Uint8Array | null = null;
-  const lastColon = s.lastIndexOf(":");
-  if (s.slice(lastColon + 1).includes(".")) {
-    tailV4 = parseIp(s.slice(lastColon + 1));
-    if (!tailV4 || tailV4.length !== 4) return null;
-    head = s.slice(0, lastColon + 1) + "0:0";
-  }
-  const halves = head.split("::");
-  if (halves.length > 2) return null;
-  const toGroups = (x: string) => (x === "" ? [] : x.split(":"));
-  const left = toGroups(halves[0]!);
-  const right = halves.length === 2 ? toGroups(halves[1]!) : [];
-  const fill = 8 - left.length - right.length;
-  // "::" stands for at least one zero group (RFC 4291).
-  if ((halves.length === 1 && fill !== 0) || (halves.length === 2 && fill < 1)) return null;
-  const groups = [...left, ...Array<string>(halves.length === 2 ? fill : 0).fill("0"), ...right];
-  if (groups.length !== 8 || groups.some((g) => !/^[0-9a-fA-F]{1,4}$/.test(g))) return null;
-  const out = new Uint8Array(16);
-  groups.forEach((g, i) => {
-    const n = parseInt(g, 16);
-    out[i * 2] = n >> 8;
-    out[i * 2 + 1] = n & 0xff;
-  });
-  if (tailV4) out.set(tailV4, 12);
-  const mapped = out.slice(0, 10).every((b) => b === 0) && out[10] === 0xff && out[11] === 0xff;
-  return mapped ? out.slice(12) : out;
 }

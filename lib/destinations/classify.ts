@@ -5,7 +5,9 @@
  * region or an unknown host are final. The message names the cause, and the field behind it when
  * one is (for a failed test upload). Never the secret.
  */
-import { NOT_PUBLIC } from "./addresses";
+
+/** Error code of a connection refused because its host resolved to an address the installation does not reach (s3.ts). */
+export const NOT_PUBLIC = "EFOLIO_NOT_PUBLIC";
 
 export type Classified = {
   transient: boolean;

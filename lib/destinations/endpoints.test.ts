@@ -9,11 +9,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { systemCtx } from "../auth/context";
 import { resetConfigForTests } from "../config";
 import { AppError } from "../errors";
+import { classifyAddress } from "../net/addresses";
 import { createTestWorkspace } from "../testing/factories";
 import { createDestination, listDestinations } from ".";
-import { isPublicAddress } from "./addresses";
 import { classifyS3Error } from "./classify";
-import { testUpload } from "./s3";
+import { endpointRefusal, testUpload } from "./s3";
 
 const saved = { mode: process.env.DEPLOYMENT_MODE, allow: process.env.DESTINATION_ALLOW_PRIVATE_NETWORKS };
 function settings(mode: "hosted" | "self-hosted", allowPrivate: boolean) {
@@ -65,7 +65,7 @@ describe("destination endpoints", () => {
       expect(e.message).toMatch(/hosted service/);
     }
     const resolved = await dns.promises.lookup(localName, { all: true });
-    expect(resolved.some((a) => !isPublicAddress(a.address)), `${localName} should resolve to a private address here`).toBe(true);
+    expect(resolved.some((a) => classifyAddress(a.address).kind !== "public"), `${localName} should resolve to a private address here`).toBe(true);
     expect((await refusal(`https://${localName}:9443`)).message).toMatch(/resolves to/);
     expect((await refusal("https://no-such-host.invalid")).message).toMatch(/does not resolve/);
   });
@@ -74,6 +74,18 @@ describe("destination endpoints", () => {
     settings("self-hosted", false);
     expect((await refusal("http://127.0.0.1:9000")).message).toMatch(/https:\/\/.*DESTINATION_ALLOW_PRIVATE_NETWORKS/);
     expect((await refusal("https://127.0.0.1:9000")).message).toMatch(/public internet/);
+  });
+
+  it("self-hosted with DESTINATION_ALLOW_PRIVATE_NETWORKS: private addresses allowed, cloud metadata and link-local refused when saved and before each upload", async () => {
+    settings("self-hosted", true);
+    for (const endpoint of ["http://169.254.169.254", "https://[fd00:ec2::254]", "http://[::ffff:0:a9fe:a9fe]", "http://169.254.1.1:9000", "http://[fe80::1]:9000"]) {
+      const e = await refusal(endpoint);
+      expect(e.details, endpoint).toEqual([{ path: "endpoint", message: expect.stringMatching(/(cloud metadata|link-local) address/) }]);
+    }
+    expect(endpointRefusal("http://169.254.169.254")).toBe("the endpoint 169.254.169.254 is a cloud metadata address, refused even where private networks are allowed");
+    expect(endpointRefusal("http://[fd00:ec2::254]:80")).toBe("the endpoint fd00:ec2::254 is a cloud metadata address, refused even where private networks are allowed");
+    expect(endpointRefusal("http://127.0.0.1:9000")).toBeUndefined();
+    expect(endpointRefusal("http://10.0.0.5:9000")).toBeUndefined();
   });
 
   it("refuses at connection time a name that resolves to a private address (checked on every connection)", async () => {

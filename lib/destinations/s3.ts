@@ -1,9 +1,10 @@
 /**
  * The S3 client of a storage destination, the endpoint rules (spec: Storage destination >
  * endpoint) and the test upload. Connections to a destination only reach public addresses unless
- * the installation allows private networks: the endpoint is checked when it is saved, and every
- * connection checks the addresses its host name resolves to (a name that later resolves to a
- * private address fails that upload).
+ * the installation allows private networks, and never cloud metadata or link-local ones (the rule
+ * is lib/net/addresses.ts): the endpoint is checked when it is saved, and every connection checks
+ * the addresses its host name resolves to (a name that later resolves to a private address fails
+ * that upload).
  */
 import dns from "node:dns";
 import http from "node:http";
@@ -12,8 +13,8 @@ import type { LookupFunction } from "node:net";
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { config } from "../config";
 import { invalidValue } from "../errors";
-import { isIpLiteral, isPublicAddress, NOT_PUBLIC } from "./addresses";
-import { classifyS3Error, type Classified } from "./classify";
+import { addressRefusal, hostOf, isIpLiteral, isLocalhostName, type NetworkPolicy } from "../net/addresses";
+import { classifyS3Error, NOT_PUBLIC, type Classified } from "./classify";
 
 /** What a client needs to reach a bucket; the secret in the clear, held only for the call. */
 export type Connection = {
@@ -32,13 +33,29 @@ export function privateNetworksAllowed(): boolean {
 }
 
 
-/** dns.lookup that refuses host names resolving to any address outside the public internet. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
+const networkPolicy = (): NetworkPolicy => ({ allowPrivate: privateNetworksAllowed() });
+
+/** Why an address may not be reached under the policy, as "a loopback address"; undefined when it may. */
+function refusedAs(address: string, policy: NetworkPolicy): string | undefined {
+  const why = addressRefusal(address, policy);
+  return why && (/^[aeiou]/.test(why) ? `an ${why} address` : `a ${why} address`);
+}
+
+/** The rule a refused address breaks, for messages. */
+const ruleOf = (policy: NetworkPolicy) => (policy.allowPrivate ? "refused even where private networks are allowed" : "not on the public internet");
+
+/**
+ * dns.lookup that refuses host names resolving to any address the installation does not reach:
+ * outside the public internet, or with private networks allowed, cloud metadata and link-local.
+ */
+const checkedLookup: LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, "", 4);
-    const bad = addresses.find((a) => !isPublicAddress(a.address));
+    const policy = networkPolicy();
+    const bad = addresses.map((a) => ({ address: a.address, as: refusedAs(a.address, policy) })).find((a) => a.as);
     if (bad || addresses.length === 0) {
-      const e = Object.assign(new Error(`${hostname} resolves to ${bad?.address ?? "no address"}, which is not on the public internet`), { code: NOT_PUBLIC });
+      const what = bad ? `${bad.address}, ${bad.as}` : "no address";
+      const e = Object.assign(new Error(`${hostname} resolves to ${what}, which is ${ruleOf(policy)}`), { code: NOT_PUBLIC });
       return callback(e, "", 4);
     }
     if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
@@ -51,8 +68,7 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
  * own retries are off: the render's retries apply (spec: Errors > destination upload rules).
  */
 export function s3Client(c: Connection, timeouts: { connectionMs: number; requestMs: number }): S3Client {
-  const lookup = privateNetworksAllowed() ? undefined : publicOnlyLookup;
-  const a = { http: new http.Agent({ keepAlive: true, lookup }), https: new https.Agent({ keepAlive: true, lookup }) };
+  const a = { http: new http.Agent({ keepAlive: true, lookup: checkedLookup }), https: new https.Agent({ keepAlive: true, lookup: checkedLookup }) };
   return new S3Client({
     region: c.region,
     endpoint: c.endpoint ?? undefined,
@@ -68,8 +84,9 @@ export function s3Client(c: Connection, timeouts: { connectionMs: number; reques
 
 /**
  * Refuses an endpoint the installation does not allow (400 naming `endpoint`): not http(s),
- * credentials, query or fragment in it; and unless private networks are allowed, http, localhost,
- * and hosts that are or resolve to addresses outside the public internet, or do not resolve.
+ * credentials, query or fragment in it; cloud metadata and link-local addresses, and names
+ * resolving to them, always; and unless private networks are allowed, http, localhost, and hosts
+ * that are or resolve to addresses outside the public internet, or do not resolve.
  */
 export async function assertAllowedEndpoint(endpoint: string): Promise<void> {
   let url: URL;
@@ -81,34 +98,53 @@ export async function assertAllowedEndpoint(endpoint: string): Promise<void> {
   if (url.protocol !== "https:" && url.protocol !== "http:") throw invalidValue("endpoint", "must be an http:// or https:// address");
   if (url.username || url.password) throw invalidValue("endpoint", "must not contain credentials; send accessKeyId and secretAccessKey");
   if (url.search || url.hash || endpoint.includes("#") || endpoint.includes("?")) throw invalidValue("endpoint", "must not have a query or fragment");
-  if (privateNetworksAllowed()) return;
+  const policy = networkPolicy();
   const why = config().DEPLOYMENT_MODE === "hosted" ? "on the hosted service" : "unless DESTINATION_ALLOW_PRIVATE_NETWORKS is true";
-  if (url.protocol !== "https:") throw invalidValue("endpoint", `must be an https:// address ${why}`);
-  const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  if (host === "localhost" || host.endsWith(".localhost")) throw invalidValue("endpoint", `must be on the public internet ${why}; ${host} is not`);
+  if (!policy.allowPrivate && url.protocol !== "https:") throw invalidValue("endpoint", `must be an https:// address ${why}`);
+  const host = hostOf(url);
+  const refused = (what: string) =>
+    invalidValue("endpoint", policy.allowPrivate ? `must not be a cloud metadata or link-local address, even where private networks are allowed; ${what}` : `must be on the public internet ${why}; ${what}`);
   if (isIpLiteral(host)) {
-    if (!isPublicAddress(host)) throw invalidValue("endpoint", `must be on the public internet ${why}; ${host} is not a public address`);
+    const as = refusedAs(host, policy);
+    if (as) throw refused(`${host} is ${as}`);
     return;
   }
+  if (policy.allowPrivate) {
+    // why: a name that does not resolve is left to the test upload, which names the cause; one that resolves to metadata is refused here.
+    const addresses = await dns.promises.lookup(host, { all: true }).catch(() => []);
+    const bad = addresses.map((x) => ({ address: x.address, as: refusedAs(x.address, policy) })).find((x) => x.as);
+    if (bad) throw refused(`${host} resolves to ${bad.address}, ${bad.as}`);
+    return;
+  }
+  if (isLocalhostName(host)) throw refused(`${host} is not`);
   let addresses: dns.LookupAddress[];
   try {
     addresses = await dns.promises.lookup(host, { all: true });
   } catch {
     throw invalidValue("endpoint", `host ${host} does not resolve`);
   }
-  const bad = addresses.find((x) => !isPublicAddress(x.address));
-  if (bad || addresses.length === 0) throw invalidValue("endpoint", `must be on the public internet ${why}; ${host} resolves to ${bad?.address ?? "no address"}`);
+  const bad = addresses.map((x) => ({ address: x.address, as: refusedAs(x.address, policy) })).find((x) => x.as);
+  if (bad || addresses.length === 0) throw refused(`${host} resolves to ${bad ? `${bad.address}, ${bad.as}` : "no address"}`);
 }
 
-/** Refuses at upload time a saved endpoint that is an IP literal outside the public internet (names are checked per connection). */
+/**
+ * Refuses at upload time a saved endpoint the installation no longer allows: an IP literal the
+ * rule refuses (names are checked per connection), or http and localhost unless private networks
+ * are allowed.
+ */
 export function endpointRefusal(endpoint: string | null): string | undefined {
-  if (!endpoint || privateNetworksAllowed()) return undefined;
+  if (!endpoint) return undefined;
   const url = URL.parse(endpoint);
   if (!url) return "the endpoint is not a valid address";
+  const policy = networkPolicy();
+  const host = hostOf(url);
+  if (isIpLiteral(host)) {
+    const as = refusedAs(host, policy);
+    if (as) return `the endpoint ${host} is ${as}, ${ruleOf(policy)}`;
+  }
+  if (policy.allowPrivate) return undefined;
   if (url.protocol !== "https:") return "the endpoint is not an https:// address, which this installation requires";
-  const host = url.hostname;
-  if (host === "localhost" || host.endsWith(".localhost")) return `the endpoint ${host} is not on the public internet`;
-  if (isIpLiteral(host) && !isPublicAddress(host)) return `the endpoint ${host} is not on the public internet`;
+  if (isLocalhostName(host)) return `the endpoint ${host} is not on the public internet`;
   return undefined;
 }
 

@@ -1,4 +1,5 @@
-import { config, parseCidr, parseIp } from "../config";
+import { config } from "../config";
+import { inRange, parseCidr, parseIp, type IpRange } from "../net/addresses";
 
 /** Set by lib/server/web.ts from the socket, after removing any copy the client sent. */
 export const SOCKET_ADDRESS_HEADER = "x-folio-client-ip";
@@ -6,17 +7,7 @@ export const SOCKET_ADDRESS_HEADER = "x-folio-client-ip";
 /** What the address needs of a request's headers: a fetch Request's, or a Node request's read alike. */
 export type HeaderSource = Pick<Headers, "get">;
 
-let trusted: { bytes: Uint8Array; prefix: number }[] | undefined;
-
-function inRange(ip: Uint8Array, range: { bytes: Uint8Array; prefix: number }) {
-  if (ip.length !== range.bytes.length) return false;
-  let bits = range.prefix;
-  for (let i = 0; bits > 0; i++, bits -= 8) {
-    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
-    if ((ip[i]! & mask) !== (range.bytes[i]! & mask)) return false;
-  }
-  return true;
-}
+let trusted: IpRange[] | undefined;
 
 function isTrusted(ip: Uint8Array) {
   trusted ??= config().TRUSTED_PROXY_RANGES.map((r) => parseCidr(r)!);

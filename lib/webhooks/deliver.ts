@@ -20,8 +20,14 @@ export function urlPolicy(): UrlPolicy {
   return { hosted: c.DEPLOYMENT_MODE === "hosted", allowPrivate: c.WEBHOOK_ALLOW_PRIVATE_NETWORKS };
 }
 
+/** The lastError of an answer that did not come within the deadline. */
+const LATE = `The endpoint did not respond within ${ANSWER_DEADLINE_MS / 1000} seconds`;
+
 /** The outcome of one POST: a 2xx in time, or the lastError form of the spec. */
 export type PostOutcome = { ok: boolean; statusCode?: number; error?: string };
+
+/** postOnce's outcome, which also says whether the connection was never made (nothing reached the receiver). */
+type PostResult = PostOutcome & { unreached?: boolean };
 
 /** Pooled connections per endpoint origin and checked address (postOnce). */
 const agents = new Map<string, http.Agent>();
@@ -63,9 +69,19 @@ function agentFor(url: URL, address: string): http.Agent {
  * verifies the certificate against the host name). Redirects are not followed: a 3xx is a
  * failure. The whole answer's status line and headers must arrive within the deadline. The
  * connection is kept for the next POST to the same origin and address when the answer's body
- * (read and discarded) ends soon; it is dropped on errors, deadlines and long bodies.
+ * (read and discarded) ends soon; it is dropped on errors, deadlines and long bodies. With
+ * `connectMs`, a connection not made by then is given up (`unreached`), so the caller can try
+ * the host's next address.
  */
-export function postOnce(url: URL, address: string, headers: Record<string, string>, body: string, deadlineMs = ANSWER_DEADLINE_MS, pooled = true): Promise<PostOutcome> {
+export function postOnce(
+  url: URL,
+  address: string,
+  headers: Record<string, string>,
+  body: string,
+  opts: { /** performance.now() by which the answer must have come */ deadline?: number; pooled?: boolean; connectMs?: number } = {},
+): Promise<PostResult> {
+  const deadline = opts.deadline ?? performance.now() + ANSWER_DEADLINE_MS;
+  const { pooled = true, connectMs } = opts;
   const family = net.isIPv6(address) ? 6 : 4;
   const lookup = ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (options?.all) cb(null, [{ address, family }]);
@@ -74,10 +90,12 @@ export function postOnce(url: URL, address: string, headers: Record<string, stri
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
     let settled = false;
-    const done = (o: PostOutcome, drop: boolean) => {
+    let connected = false;
+    const done = (o: PostResult, drop: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(connectTimer);
       if (drop) req.destroy();
       resolve(o);
     };
@@ -99,15 +117,26 @@ export function postOnce(url: URL, address: string, headers: Record<string, stri
         else done({ ok: false, statusCode: status, error: `The endpoint answered HTTP ${status}` }, false);
       },
     );
-    const timer = setTimeout(() => done({ ok: false, error: `The endpoint did not respond within ${deadlineMs / 1000} seconds` }, true), deadlineMs);
+    const timer = setTimeout(() => done({ ok: false, error: LATE, unreached: !connected }, true), Math.max(0, deadline - performance.now()));
+    const connectTimer =
+      connectMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            if (!connected) done({ ok: false, error: `The request failed with connection error ETIMEDOUT`, unreached: true }, true);
+          }, connectMs);
+    req.on("socket", (socket) => {
+      if (!socket.connecting) connected = true;
+      else socket.once("connect", () => void (connected = true));
+    });
     req.on("error", (err: NodeJS.ErrnoException) => {
       // why: a pooled connection the receiver closed just as this POST went out; nothing reached it, so send again on a new one.
       if (req.reusedSocket && err.code === "ECONNRESET" && !settled) {
         settled = true;
         clearTimeout(timer);
-        return resolve(postOnce(url, address, headers, body, deadlineMs, false));
+        clearTimeout(connectTimer);
+        return resolve(postOnce(url, address, headers, body, { deadline, pooled: false, connectMs }));
       }
-      done({ ok: false, error: `The request failed with connection error ${err.code ?? err.name}` }, true);
+      done({ ok: false, error: `The request failed with connection error ${err.code ?? err.name}`, unreached: !connected }, true);
     });
     req.end(body);
   });
@@ -138,9 +167,15 @@ function unsealSecret(sealed: string): string | undefined {
 
 export const SECRET_UNREADABLE = "The endpoint's signing secret cannot be decrypted (was SECRET_KEY changed?); rotate the secret";
 
+/** With another checked address left to try, a connection not made within this long is given up for it. */
+const CONNECT_TRY_MS = 3_000;
+
 /**
  * Signs and sends `body` as delivery `id` to the endpoint now: the URL is checked again (and
- * resolved), the timestamp is this attempt's. Never throws.
+ * resolved), the timestamp is this attempt's. The host's checked addresses are tried in turn
+ * while a connection cannot be made (refused, unreachable, or not made within CONNECT_TRY_MS),
+ * all within the one answer deadline; nothing reached the receiver before the next is tried, so
+ * it never gets the event twice. Never throws.
  */
 export async function sendSigned(
   endpoint: WebhookEndpointRow,
@@ -153,7 +188,17 @@ export async function sendSigned(
   if (!secrets) return { ok: false, error: SECRET_UNREADABLE };
   const check = await checkWebhookUrl(endpoint.url, urlPolicy(), opts.resolve ?? systemResolver);
   if (!check.ok) return { ok: false, error: `The URL is no longer an allowed destination: it ${check.reason}` };
-  return postOnce(check.url, check.addresses[0]!, signDelivery(id, body, secrets, now), body);
+  const headers = signDelivery(id, body, secrets, now);
+  const deadline = performance.now() + ANSWER_DEADLINE_MS;
+  let outcome: PostResult = { ok: false, error: LATE };
+  for (const [i, address] of check.addresses.entries()) {
+    if (performance.now() >= deadline) break;
+    const last = i === check.addresses.length - 1;
+    outcome = await postOnce(check.url, address, headers, body, { deadline, connectMs: last ? undefined : CONNECT_TRY_MS });
+    if (!outcome.unreached) break;
+  }
+  const { unreached: _, ...result } = outcome;
+  return result;
 }
 
 /** The event body as sent: the stored payload with its fields in the spec's order. */

@@ -10,7 +10,7 @@ import { attemptDelivery, SECRET_PURPOSE, sendSigned, urlPolicy } from "./delive
 import * as repo from "./repository";
 import type { CreateEndpointInput, DeliveryListQuery, TestEventResult, UpdateEndpointInput, WebhookDelivery, WebhookEndpoint } from "./schemas";
 import { newWebhookSecret } from "./sign";
-import { checkWebhookUrl, type Resolver } from "./urls";
+import { auditedUrl, checkWebhookUrl, type Resolver } from "./urls";
 
 export { CreateEndpointInput, DeliveryListQuery, UpdateEndpointInput, type TestEventResult, type WebhookDelivery, type WebhookEndpoint } from "./schemas";
 
@@ -87,7 +87,7 @@ export async function createEndpoint(ctx: Ctx, input: CreateEndpointInput, opts:
       eventTypes: input.eventTypes,
       secretSealed: sealSecret(secret),
     });
-    await recordAudit(tx, ctx, "webhook_endpoint.create", { type: "webhook_endpoint", id: row.id }, { url: row.url, eventTypes: row.eventTypes });
+    await recordAudit(tx, ctx, "webhook_endpoint.create", { type: "webhook_endpoint", id: row.id }, { url: auditedUrl(row.url), eventTypes: row.eventTypes });
     return { ...toEndpoint(row), secret };
   });
 }
@@ -118,7 +118,8 @@ export async function updateEndpoint(ctx: Ctx, id: string, input: UpdateEndpoint
     if (input.enabled !== undefined) set.enabled = input.enabled;
     if (Object.keys(set).length === 0) return toEndpoint(old);
     const row = await repo.updateEndpoint(tx, old.id, set);
-    await recordAudit(tx, ctx, "webhook_endpoint.update", { type: "webhook_endpoint", id: row.id }, { fields: Object.keys(set) });
+    const details = { fields: Object.keys(set), ...(set.url === undefined ? {} : { url: auditedUrl(set.url) }) };
+    await recordAudit(tx, ctx, "webhook_endpoint.update", { type: "webhook_endpoint", id: row.id }, details);
     return toEndpoint(row);
   });
 }
@@ -129,7 +130,7 @@ export async function deleteEndpoint(ctx: Ctx, id: string): Promise<{ deleted: t
   return withTx(async (tx) => {
     const row = await lockEndpoint(tx, ctx, id);
     await repo.deleteEndpoint(tx, row.id);
-    await recordAudit(tx, ctx, "webhook_endpoint.delete", { type: "webhook_endpoint", id: row.id }, { url: row.url });
+    await recordAudit(tx, ctx, "webhook_endpoint.delete", { type: "webhook_endpoint", id: row.id }, { url: auditedUrl(row.url) });
     return { deleted: true as const, ids: [row.id] };
   });
 }

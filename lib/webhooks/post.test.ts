@@ -1,12 +1,16 @@
 /**
  * postOnce against real HTTP receivers on loopback: connections are kept between POSTs to the
  * same receiver (a burst of deliveries does not open one per event), and a kept connection the
- * receiver has closed never costs an attempt.
+ * receiver has closed never costs an attempt. sendSigned tries the host's checked addresses in
+ * turn.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { postOnce } from "./deliver";
+import { seal } from "../crypto";
+import type { WebhookEndpointRow } from "../db/schema";
+import { postOnce, SECRET_PURPOSE, sendSigned } from "./deliver";
+import { newWebhookSecret } from "./sign";
 
 type Receiver = { url: URL; connections: number; posts: number; server: http.Server };
 const open: http.Server[] = [];
@@ -84,5 +88,37 @@ describe("postOnce", () => {
     expect(await post(r)).toEqual({ ok: true, statusCode: 204 });
     expect(r.posts).toBe(2);
     expect(r.connections).toBe(2);
+  });
+});
+
+describe("sendSigned", () => {
+  /** An endpoint row as the database holds it, at `url`, with a fresh secret. */
+  const endpointAt = (url: string) =>
+    ({ url, secretSealed: seal(SECRET_PURPOSE, Buffer.from(newWebhookSecret())), previousSecretSealed: null, previousSecretExpiresAt: null }) as WebhookEndpointRow;
+
+  it("tries the host's checked addresses in turn: one that refuses the connection, then the receiver's", async () => {
+    const r = await receiver();
+    const port = (r.server.address() as AddressInfo).port;
+    // 127.0.0.2 and ::1 refuse: the receiver listens on 127.0.0.1 only.
+    const endpoint = endpointAt(`http://hooks.example.test:${port}/hook`);
+    const outcome = await sendSigned(endpoint, "msg_1", '{"id":"evt_1"}', { resolve: async () => ["::1", "127.0.0.2", "127.0.0.1"] });
+    expect(outcome).toEqual({ ok: true, statusCode: 204 });
+    expect(r.posts).toBe(1);
+  });
+
+  it("answers the last address's connection error when none can be reached, and never tries an address the check refused", async () => {
+    const r = await receiver();
+    const port = (r.server.address() as AddressInfo).port;
+    const endpoint = endpointAt(`http://hooks.example.test:${port}/hook`);
+    expect(await sendSigned(endpoint, "msg_2", "{}", { resolve: async () => ["127.0.0.2", "127.0.0.3"] })).toEqual({
+      ok: false,
+      error: "The request failed with connection error ECONNREFUSED",
+    });
+    // One address the rule refuses (even with private networks allowed) refuses the URL: the receiver's address is not tried.
+    expect(await sendSigned(endpoint, "msg_3", "{}", { resolve: async () => ["169.254.169.254", "127.0.0.1"] })).toEqual({
+      ok: false,
+      error: "The URL is no longer an allowed destination: it host hooks.example.test resolves to a cloud metadata address (169.254.169.254)",
+    });
+    expect(r.posts).toBe(0);
   });
 });

@@ -114,6 +114,25 @@ describe("POST /v1/storage-destinations", () => {
     expect((await api("/v1/storage-destinations", { key: w.key })).body.items).toHaveLength(1);
   });
 
+  it("refuses cloud metadata and link-local endpoints with 400 naming endpoint, even with private networks allowed (as on this test server)", async () => {
+    const w = await createTestWorkspace();
+    for (const [endpoint, shown] of [
+      ["http://169.254.169.254/", "169.254.169.254 is a cloud metadata address"],
+      ["http://[fd00:ec2::254]/", "fd00:ec2::254 is a cloud metadata address"],
+      ["http://[::ffff:169.254.169.254]", "::ffff:a9fe:a9fe is a cloud metadata address"],
+      ["http://[64:ff9b::a9fe:a9fe]", "64:ff9b::a9fe:a9fe is a cloud metadata address"],
+      ["http://2852039166", "169.254.169.254 is a cloud metadata address"],
+      ["http://169.254.170.2", "169.254.170.2 is a link-local address"],
+    ]) {
+      const e = expectError(await create(w, s3rverDestination("Metadata", { endpoint })), 400, "BAD_REQUEST");
+      expect(e.details, endpoint).toEqual([{ path: "endpoint", message: expect.stringContaining(shown!) }]);
+      expect(e.message, endpoint).toContain("even where private networks are allowed");
+    }
+    // The same installation reaches an object store on loopback.
+    expect((await create(w, s3rverDestination("Loopback"))).status).toBe(201);
+    expect((await api("/v1/storage-destinations", { key: w.key })).body.items.map((d: { name: string }) => d.name)).toEqual(["Loopback"]);
+  });
+
   it("answers 409 for a name used already, ignoring letter case, and for an eleventh destination", async () => {
     const w = await createTestWorkspace();
     expect((await create(w, s3rverDestination("Archive"))).status).toBe(201);

@@ -1,6 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { recordAudit } from "@/lib/audit";
 import { systemCtx } from "@/lib/auth/context";
 import { resetConfigForTests } from "@/lib/config";
+import { db } from "@/lib/db/client";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { securityCases } from "@/lib/testing/security-cases";
@@ -68,6 +73,13 @@ describe("POST /v1/webhook-endpoints", () => {
     ["http://169.254.169.254/latest/meta-data/", "cloud metadata"],
     ["http://[fd00:ec2::254]/", "cloud metadata"],
     ["http://[::ffff:169.254.169.254]/", "cloud metadata"],
+    ["http://[::169.254.169.254]/", "cloud metadata"],
+    ["http://[::ffff:0:a9fe:a9fe]/", "cloud metadata"],
+    ["http://[64:ff9b::a9fe:a9fe]/", "cloud metadata"],
+    ["http://[2002:a9fe:a9fe::1]/", "cloud metadata"],
+    ["http://2852039166/", "cloud metadata address (169.254.169.254)"],
+    ["http://169.254.170.2/v2/credentials", "link-local"],
+    ["http://[fe80::a9fe:a9fe]/", "link-local"],
     ["https://nowhere.invalid/hook", "does not resolve"],
   ])("refuses %s with the reason in details (even with private networks allowed)", async (url, reason) => {
     const w = await createTestWorkspace();
@@ -89,6 +101,55 @@ describe("POST /v1/webhook-endpoints", () => {
   securityCases({
     scope: "webhook:manage",
     request: (_w, key) => api("/v1/webhook-endpoints", { key, body: { url: "https://example.com/x", eventTypes: ["render.failed"] } }),
+  });
+});
+
+describe("audit history of endpoint changes", () => {
+  it("keeps a URL's origin, never its path or query, which a member reading the audit log would see", async () => {
+    const w = await createTestWorkspace();
+    const admin = await w.signIn("admin");
+    const token = `tok-${Math.random().toString(36).slice(2)}`;
+    const origin = new URL(receiver.url).origin;
+    const made = await api("/v1/webhook-endpoints", { cookie: admin.cookie, body: { url: `${receiver.url}/in?token=${token}`, eventTypes: ["render.failed"] } });
+    expect(made.status, made.text).toBe(201);
+    const changed = await api(`/v1/webhook-endpoints/${made.body.id}`, { cookie: admin.cookie, method: "PATCH", body: { url: `${receiver.url}/v2?token=${token}2` } });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await api(`/v1/webhook-endpoints/${made.body.id}`, { cookie: admin.cookie, method: "DELETE" })).status).toBe(200);
+
+    const member = await w.signIn("member");
+    expectError(await api("/v1/webhook-endpoints", { cookie: member.cookie }), 403, "FORBIDDEN");
+    const audit = await api("/v1/audit-events", { cookie: member.cookie });
+    expect(audit.status, audit.text).toBe(200);
+    const details = Object.fromEntries(
+      (audit.body.items as { action: string; details: unknown }[]).filter((e) => e.action.startsWith("webhook_endpoint.")).map((e) => [e.action, e.details]),
+    );
+    expect(details).toEqual({
+      "webhook_endpoint.create": { url: origin, eventTypes: ["render.failed"] },
+      "webhook_endpoint.update": { fields: ["url"], url: origin },
+      "webhook_endpoint.delete": { url: origin },
+    });
+    expect(audit.text).not.toContain(token);
+    expect(audit.text).not.toContain("/hooks");
+  });
+
+  it("the migration cuts URLs recorded before to their origin", async () => {
+    const w = await createTestWorkspace();
+    const ctx = systemCtx(w.id, "test");
+    const target = { type: "webhook_endpoint", id: "whe_old" };
+    await recordAudit(db(), ctx, "webhook_endpoint.create", target, { url: "https://Hooks.example.com:8443/in?token=s3cret", eventTypes: ["render.failed"] });
+    await recordAudit(db(), ctx, "webhook_endpoint.delete", target, { url: "https://hooks.example.com\\in?token=s3cret" });
+    await recordAudit(db(), ctx, "webhook_endpoint.delete", target, { url: "https://hooks.example.com" });
+    const migration = fs.readFileSync(path.join(process.cwd(), "drizzle/0015_audit_webhook_url_origin.sql"), "utf8");
+    await db().execute(sql.raw(migration));
+    const member = await w.signIn("member");
+    const audit = await api("/v1/audit-events", { cookie: member.cookie });
+    expect(audit.body.items.map((e: { details: unknown }) => e.details)).toEqual(
+      expect.arrayContaining([
+        { url: "https://Hooks.example.com:8443", eventTypes: ["render.failed"] },
+        { url: "https://hooks.example.com" },
+      ]),
+    );
+    expect(audit.text).not.toContain("s3cret");
   });
 });
 
