@@ -111,12 +111,23 @@ test("a platform administrator lists workspaces with usage, lowers an allowance,
   await expect(suspendedNote).toBeVisible();
   await checkA11y(memberPage);
   await screenshots(memberPage, "suspended-workspace");
+  // Changing anything is refused (403, the spec's FORBIDDEN) with the reason, and nothing is created.
+  await memberPage.goto("/templates");
+  await memberPage.getByRole("button", { name: "Create template" }).first().click();
+  const create = memberPage.getByRole("dialog", { name: "Create a template" });
+  await create.getByLabel("Name").fill("Made while suspended");
+  await create.getByRole("button", { name: "Create and open" }).click();
+  await expect(create.getByRole("alert")).toHaveText("The workspace is suspended; contact the platform administrator");
+  await expect(memberPage).toHaveURL(/\/templates$/);
+  await memberPage.keyboard.press("Escape");
+  await expect(create).toBeHidden();
+  await expect(memberPage.getByRole("heading", { level: 2, name: "No templates yet" })).toBeVisible();
 
   await rowA.getByRole("button", { name: `Unsuspend ${a.name}` }).click();
   await page.getByRole("alertdialog", { name: `Unsuspend ${a.name}?` }).getByRole("button", { name: "Unsuspend" }).click();
   await expect(rowA.getByText("Active", { exact: true })).toBeVisible();
   await expect.poll(() => renderAnswer("<p>yes</p>"), { timeout: 5_000 }).toMatch(/^20[02]$/);
-  await memberPage.reload();
+  await memberPage.goto("/renders");
   await expect(memberPage.getByRole("heading", { level: 1, name: "Renders" })).toBeVisible();
   await expect(suspendedNote).toHaveCount(0);
   await memberContext.close();

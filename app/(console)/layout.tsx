@@ -40,8 +40,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <div className="mx-auto max-w-6xl">
               {s.workspace.suspended && (
                 <p role="status" className="mb-6 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-danger">
-                  This workspace is suspended by the platform&rsquo;s administrators: its renders and API keys are refused. You can still read
-                  everything and download its files.
+                  This workspace is suspended by the platform&rsquo;s administrators: its renders, its API keys and every change are refused.
+                  You can still read everything and download its files.
                 </p>
               )}
               {children}

@@ -18,6 +18,12 @@ export async function findAsset(ex: Executor, workspaceId: string, id: string, l
   return a;
 }
 
+/** Whether the workspace is suspended (an upload link's check; lib/workspaces imports this module, not the reverse). */
+export async function isWorkspaceSuspended(ex: Executor, workspaceId: string): Promise<boolean> {
+  const [w] = await ex.select({ suspended: workspaces.suspended }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  return w?.suspended ?? false;
+}
+
 /** The workspace's assets with these ids, in any state (ids of other workspaces are not found). */
 export function findAssets(ex: Executor, workspaceId: string, ids: string[]): Promise<AssetRow[]> {
   return ex.select().from(assets).where(and(eq(assets.workspaceId, workspaceId), inArray(assets.id, ids)));

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { refuseWhileSuspended } from "../auth/context";
 import { db, withTx } from "../db/client";
 import { AppError, notFound, type ErrorDetail } from "../errors";
 import { verifyUploadToken } from "../files/links";
@@ -25,11 +26,13 @@ const normal = (name: string, v: string) => (name === "content-length" ? v.trim(
  * Every header of uploadHeaders must carry its registered value (else 400 naming each), the body
  * must have the registered size and SHA-256 (else 400, nothing stored, the asset stays pending),
  * and the workspace's storage must still hold it (402, nothing stored). 403 for an expired or
- * altered link, 404 when the asset was deleted. Uploading the same bytes again after success
+ * altered link or a suspended workspace (an upload changes it; lib/auth/context.ts), 404 when
+ * the asset was deleted. Uploading the same bytes again after success
  * answers the ready asset and stores nothing.
  */
 export async function uploadAsset(token: string, req: UploadRequest): Promise<Asset> {
   const grant = verifyUploadToken(token);
+  refuseWhileSuspended(await repo.isWorkspaceSuspended(db(), grant.workspaceId));
   const asset = await repo.findAsset(db(), grant.workspaceId, grant.assetId);
   if (!asset) throw notFound("asset", grant.assetId);
 

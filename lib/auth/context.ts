@@ -25,6 +25,26 @@ export function requireScope(ctx: Ctx, scope: Scope, action: string = scopeActio
   throw forbidden(`${who} ${scope}, needed to ${action}`);
 }
 
+/**
+ * What a request or console action does, for the suspension rule: "change" alters the workspace
+ * (the default of every console action and of every /v1 method but GET and HEAD); "read" reads or
+ * exports; "account" acts on the signed-in person's own account (profile, password, sessions),
+ * which spans workspaces; "platform" is platform administration, which acts on other workspaces.
+ */
+export type Effect = "change" | "read" | "account" | "platform";
+
+export const SUSPENDED_MESSAGE = "The workspace is suspended; contact the platform administrator";
+
+/**
+ * spec: States > Workspace: members of a suspended workspace can still sign in to the console,
+ * read and export; anything that changes the workspace answers 403 FORBIDDEN. The one check of
+ * apiRoute's session requests, consoleAction and upload links (API keys are refused whole, in
+ * lib/keys).
+ */
+export function refuseWhileSuspended(suspended: boolean, effect: Effect = "change") {
+  if (suspended && effect === "change") throw forbidden(SUSPENDED_MESSAGE);
+}
+
 export function actorRef(ctx: Ctx): { type: "user" | "apiKey" | "system"; id: string } {
   switch (ctx.actor.type) {
     case "apiKey":

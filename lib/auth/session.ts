@@ -10,7 +10,7 @@ import { deriveKey } from "../crypto";
 import { forbidden, isAppError, unauthorized } from "../errors";
 import { log } from "../log";
 import { findMembership, findSessionState, firstWorkspaceOf, verifyCredentials } from "../users";
-import type { Ctx } from "./context";
+import { refuseWhileSuspended, type Ctx, type Effect } from "./context";
 import { roleScopes } from "./scopes";
 
 declare module "next-auth" {
@@ -158,13 +158,15 @@ export function assertSameOriginHeaders(method: string, headers: Pick<Headers, "
 /**
  * The ctx of a person signed in to the console. The role is read again on every request, so a
  * changed role or a removed membership applies at once. Returns null when nobody is signed in.
+ * A request that `effect`s a change in a suspended workspace is refused with 403 (lib/auth/context.ts).
  */
-export async function sessionCtx(req: Request, requestId: string): Promise<Ctx | null> {
+export async function sessionCtx(req: Request, requestId: string, effect: Effect): Promise<Ctx | null> {
   const session = await getServerSession(authOptions());
   if (!session?.userId || !session.workspaceId) return null;
   assertSameOrigin(req);
   const m = await findMembership(db(), session.userId, session.workspaceId);
   if (!m) throw unauthorized("Your console session no longer has access to this workspace; sign in again");
+  refuseWhileSuspended(m.suspended, effect);
   return {
     workspaceId: session.workspaceId,
     actor: { type: "user", userId: session.userId, scopes: roleScopes[m.role], platformAdmin: m.platformAdmin },

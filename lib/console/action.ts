@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import { ZodError, type z } from "zod";
-import type { Ctx } from "../auth/context";
+import { refuseWhileSuspended, type Ctx, type Effect } from "../auth/context";
 import { assertSameOriginHeaders } from "../auth/session";
 import { fromZodError, isAppError, unauthorized, type ErrorCode, type ErrorDetail } from "../errors";
 import { log } from "../log";
@@ -45,13 +45,21 @@ export function formDataToObject(form: FormData): Record<string, string | string
  *   export const renameTemplate = consoleAction(RenameInput, (ctx, input) => templates.renameTemplate(ctx, input.id, input));
  *
  * The returned function takes the input object, or a FormData (converted with formDataToObject).
+ * An action changes the workspace unless `opts.effect` says otherwise, so a suspended workspace
+ * refuses it with 403 (lib/auth/context.ts): reads, the person's own account and platform
+ * administration say so.
  */
 export function consoleAction<S extends z.ZodType, T>(
   schema: S,
   verb: (ctx: Ctx, input: z.output<S>, session: ConsoleSession) => Promise<T> | T,
+  opts: ActionOptions = {},
 ): (input: z.input<S> | FormData) => Promise<ActionResult<T>> {
-  return async (input) => runConsoleAction(async (session) => verb(session.ctx, schema.parse(input instanceof FormData ? formDataToObject(input) : input), session));
+  return async (input) =>
+    runConsoleAction(async (session) => verb(session.ctx, schema.parse(input instanceof FormData ? formDataToObject(input) : input), session), opts);
 }
+
+/** What an action does, for the suspension rule; default "change". */
+export type ActionOptions = { effect?: Effect };
 
 /**
  * The same for `useActionState`: (previous result, FormData) => result. The previous result is
@@ -60,19 +68,21 @@ export function consoleAction<S extends z.ZodType, T>(
 export function consoleFormAction<S extends z.ZodType, T>(
   schema: S,
   verb: (ctx: Ctx, input: z.output<S>, session: ConsoleSession) => Promise<T> | T,
+  opts: ActionOptions = {},
 ): (previous: ActionResult<T> | null, form: FormData) => Promise<ActionResult<T>> {
-  const action = consoleAction(schema, verb);
+  const action = consoleAction(schema, verb, opts);
   return async (_previous, form) => action(form);
 }
 
 /** The steps of consoleAction without the parsing, for an action whose input is not one object. */
-export async function runConsoleAction<T>(run: (session: ConsoleSession) => Promise<T> | T): Promise<ActionResult<T>> {
+export async function runConsoleAction<T>(run: (session: ConsoleSession) => Promise<T> | T, opts: ActionOptions = {}): Promise<ActionResult<T>> {
   let requestId: string | undefined;
   try {
     assertSameOriginHeaders("POST", await headers());
     const session = await consoleSession();
     if (!session) throw unauthorized("Your session has ended; sign in again");
     requestId = session.ctx.requestId;
+    refuseWhileSuspended(session.workspace.suspended, opts.effect ?? "change");
     return { ok: true, data: await run(session) };
   } catch (err) {
     unstable_rethrow(err);

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { z } from "zod";
-import { requireScope, type Ctx } from "../auth/context";
+import { requireScope, type Ctx, type Effect } from "../auth/context";
 import type { Scope } from "../auth/scopes";
 import { sessionCtx } from "../auth/session";
 import { AppError, forbidden, fromZodError, unauthorized } from "../errors";
@@ -24,6 +24,11 @@ type Options<A extends Auth, B extends z.ZodType, Q extends z.ZodType, P extends
   bodyLimit?: number;
   /** Reads the Idempotency-Key header. */
   idempotency?: boolean;
+  /**
+   * What the route does, for the suspension rule (lib/auth/context.ts): by default GET and HEAD
+   * "read" and every other method "change"s the workspace.
+   */
+  effect?: Effect;
 };
 
 type Input<A extends Auth, B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> = {
@@ -45,8 +50,9 @@ const AnyParams = z.record(z.string(), z.string());
 
 /**
  * The one wrapper of every /v1 route handler. Steps, in order: request id, rate limit,
- * authentication, base scope, content type and body limit (before reading), JSON parse, strict zod
- * parse of body, query and params, the call, the JSON answer. Any thrown error becomes the envelope.
+ * authentication (with a suspended workspace's refusal), base scope, content type and body limit
+ * (before reading), JSON parse, strict zod parse of body, query and params, the call, the JSON
+ * answer. Any thrown error becomes the envelope.
  */
 export function apiRoute<
   A extends Auth = "apiKey",
@@ -60,7 +66,8 @@ export function apiRoute<
     let response: Response;
     try {
       await countApiRequest(req.headers);
-      const ctx = await authenticate(req, options.auth ?? "apiKey", x.requestId);
+      const effect = options.effect ?? (req.method === "GET" || req.method === "HEAD" ? "read" : "change");
+      const ctx = await authenticate(req, options.auth ?? "apiKey", x.requestId, effect);
       if (options.scope && ctx) requireScope(ctx, options.scope);
       const body = (await parseBody(req, options.body ?? NoBody, options.bodyLimit ?? MiB)) as z.output<B>;
       const query = parseWith(options.query ?? NoQuery, queryObject(url), ["query"]) as z.output<Q>;
@@ -86,17 +93,17 @@ export function apiRoute<
   };
 }
 
-async function authenticate(req: Request, auth: Auth, requestId: string): Promise<Ctx | undefined> {
+async function authenticate(req: Request, auth: Auth, requestId: string, effect: Effect): Promise<Ctx | undefined> {
   if (auth === "none") return undefined;
   const key = req.headers.get("x-api-key");
   if (auth === "session") {
     if (key !== null) throw forbidden("This action needs a person signed in to the web console; API keys cannot perform it");
-    const ctx = await sessionCtx(req, requestId);
+    const ctx = await sessionCtx(req, requestId, effect);
     if (!ctx) throw unauthorized("Sign in to the web console to perform this action");
     return ctx;
   }
   if (key === null && auth === "apiKeyOrSession") {
-    const ctx = await sessionCtx(req, requestId);
+    const ctx = await sessionCtx(req, requestId, effect);
     if (ctx) return ctx;
   }
   const p = await authenticateKey(key);

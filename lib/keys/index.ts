@@ -1,5 +1,5 @@
 import { recordAudit } from "../audit";
-import { requireScope, type Ctx } from "../auth/context";
+import { requireScope, SUSPENDED_MESSAGE, type Ctx } from "../auth/context";
 import { deployKeyScopes, type Scope } from "../auth/scopes";
 import { db, withTx, type Executor } from "../db/client";
 import { newId } from "../db/ids";
@@ -188,7 +188,7 @@ export async function authenticateKey(secret: string | null): Promise<KeyPrincip
   if (!row) throw unauthorized("The API key is not valid");
   if (row.revokedAt) throw unauthorized("The API key was revoked");
   if (row.expiresAt && row.expiresAt.getTime() <= now) throw unauthorized("The API key has expired");
-  if (row.suspended) throw forbidden("The workspace is suspended; contact the platform administrator");
+  if (row.suspended) throw forbidden(SUSPENDED_MESSAGE);
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > TOUCH_EVERY_MS) {
     row.lastUsedAt = new Date(now);
     repo.touchKey(db(), row.id, row.lastUsedAt).catch((err) => log().warn({ err, keyId: row.id }, "could not record lastUsedAt"));

@@ -10,7 +10,7 @@ const AssetId = z.strictObject({ id: z.string().min(1).max(128) });
 export const registerAssetAction = consoleAction(assets.RegisterAssetInput, (ctx, input) => assets.registerAsset(ctx, input));
 
 /** The asset with a fresh download link (the preview loads the image or font through it). */
-export const assetLinkAction = consoleAction(AssetId, (ctx, { id }) => assets.getAsset(ctx, id));
+export const assetLinkAction = consoleAction(AssetId, (ctx, { id }) => assets.getAsset(ctx, id), { effect: "read" });
 
 /** DELETE /v1/assets/{id}: a 409 comes back with the users in its details, which the dialog lists. */
 export const deleteAssetAction = consoleAction(AssetId, async (ctx, { id }) => {

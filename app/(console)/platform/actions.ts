@@ -15,4 +15,4 @@ export const updatePlatformWorkspaceAction = consoleAction(Input, async (ctx, { 
   const w = await updatePlatformWorkspace(ctx, id, changes);
   revalidatePath("/platform");
   return w;
-});
+}, { effect: "platform" }); // why: an administrator whose own workspace is suspended still runs the platform

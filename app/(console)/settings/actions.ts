@@ -12,21 +12,26 @@ export const renameWorkspaceAction = consoleAction(z.strictObject({ name: Worksp
   return w;
 });
 
-export const updateProfileAction = consoleAction(people.UpdateProfileInput, async (ctx, v) => {
-  const p = await people.updateProfile(ctx, v);
-  revalidatePath("/", "layout");
-  return p;
-});
+// why effect "account": a person's profile, password and sessions span their workspaces; one being suspended does not lock them.
+export const updateProfileAction = consoleAction(
+  people.UpdateProfileInput,
+  async (ctx, v) => {
+    const p = await people.updateProfile(ctx, v);
+    revalidatePath("/", "layout");
+    return p;
+  },
+  { effect: "account" },
+);
 
 export const changePasswordAction = consoleAction(people.ChangePasswordInput, async (ctx, v, session) => {
   await limitPasswordChange(session.user.id);
   // why keep this session: the person changing the password is here; every other session ends.
   await people.changePassword(ctx, v, { keepSessionId: session.sessionId });
   return { changed: true };
-});
+}, { effect: "account" });
 
 /** Ends every console session of the person, this one too; the page then goes to sign-in. */
 export const signOutEverywhereAction = consoleAction(z.strictObject({}), async (ctx) => {
   await people.signOutEverywhere(ctx);
   return { signedOut: true };
-});
+}, { effect: "account" });
