@@ -338,6 +338,48 @@ describe("paths whose percent-encoding does not decode", () => {
   });
 });
 
+describe("a NUL in the path or query", () => {
+  // spec: Errors: BAD_REQUEST, never INTERNAL; PostgreSQL refuses NUL in text, so it must not reach a query.
+  it.each([
+    ["GET", "/v1/templates/abc%00def"],
+    ["GET", "/v1/renders?cursor=%00"],
+    ["GET", "/v1/audit-events?limit=1%00"],
+    ["GET", "/v1/audit-events?actorId=key_%00"],
+    ["GET", "/v1/renders?batchId=bat_%00"],
+    ["POST", "/v1/renders?x=%00"],
+    ["GET", "/v1/storage/downloads/abc%00"],
+    ["GET", "/templates/abc%00"],
+    ["GET", "/templates?q=%00"],
+    ["GET", "/sign-in?next=%00"],
+  ])("answers %s %s with 400 BAD_REQUEST in the envelope, never 500", async (method, path) => {
+    const w = await createTestWorkspace();
+    const res = await call(path, { method, key: w.key, body: method === "GET" ? undefined : {} });
+    expect(expectEnvelope(res, 400, "BAD_REQUEST").message).toContain("NUL");
+  });
+});
+
+describe("the console cannot be framed by another site", () => {
+  // docs/api.md, Console pages: every answer outside /v1 says so twice, for old browsers and new.
+  it.each([
+    ["the sign-in page", "/sign-in", false],
+    ["a console page, signed in", "/templates", true],
+    ["a console page, signed out (the redirect to sign-in)", "/templates", false],
+    ["a console page that does not exist", "/no-such-page", true],
+    ["the forgot-password page", "/forgot-password", false],
+  ])("%s carries frame-ancestors 'none' and X-Frame-Options DENY", async (_name, path, signedIn) => {
+    const cookie = signedIn ? (await (await createTestWorkspace()).signIn("owner")).cookie : undefined;
+    const res = await fetch(`${inject("baseUrl")}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" });
+    expect(res.status, path).toBeLessThan(500);
+    expect(res.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("leaves /v1 answers frameable (a download link's PDF may be shown in the caller's own page)", async () => {
+    const res = await fetch(`${inject("baseUrl")}/v1/instance`);
+    expect(res.headers.get("x-frame-options")).toBeNull();
+  });
+});
+
 describe("every path of the web server answers through the same steps", () => {
   /** The web server's log lines of one request id (the log file global-setup gave the server). */
   const logLines = (requestId: string) => {

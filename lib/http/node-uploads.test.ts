@@ -196,11 +196,13 @@ describe("PUT {uploadUrl}", () => {
     const token = tokenOf(r.uploadUrl);
     const flip = (t: string, i: number) => t.slice(0, i) + (t[i] === "A" ? "B" : "A") + t.slice(i + 1);
     const download = tokenOf(downloadLink({ key: blobKey(w.id, r.sha256), contentType: "font/woff2", filename: "x" }).url);
-    const bad = [flip(token, 0), flip(token, 30), flip(token, token.length - 1), token.slice(0, -2), `${token}AA`, download, "%E0%A4%A", "%zz", `${token}%00`, "x/y", ""];
+    const bad = [flip(token, 0), flip(token, 30), flip(token, token.length - 1), token.slice(0, -2), `${token}AA`, download, "%E0%A4%A", "%zz", "x/y", ""];
     for (const t of bad) {
       const res = await putRaw(uploadPath(t), r.uploadHeaders, r.bytes);
       expectRefusal(res, 403, "FORBIDDEN");
     }
+    // A NUL in any path is a bad request before a link is read (docs/api.md, Conventions).
+    expectRefusal(await putRaw(uploadPath(`${token}%00`), r.uploadHeaders, r.bytes), 400, "BAD_REQUEST");
     await expectNothingStored(w, r);
     // ...and an upload token opens no download.
     const asDownload = await api(`/v1/storage/downloads/${token}`);

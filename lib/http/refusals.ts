@@ -26,3 +26,12 @@ export function decodes(path: string): boolean {
 }
 
 export const undecodablePath = (path: string) => badRequest(`The path ${path} is not valid percent-encoded UTF-8`);
+
+/**
+ * True when the path or query holds a NUL, raw or percent-encoded: no name, id or value of Folio's
+ * holds one, and PostgreSQL refuses it in text (a 500 had it reached a query). Only `%00` decodes to
+ * NUL: an overlong form (`%C0%80`) is not UTF-8, so the path refuses it and the query reads U+FFFD.
+ */
+export const hasNul = (url: string): boolean => url.includes("\0") || url.includes("%00");
+
+export const nulInUrl = () => badRequest("The path or query holds a NUL character (%00); no path or value of Folio's contains one");

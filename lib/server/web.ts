@@ -10,7 +10,7 @@ import { keepLength, sendFailure, sendWhole } from "../http/node";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
 import { serveUpload, UPLOAD_PREFIX } from "../http/node-uploads";
 import { beginRequest } from "../http/steps";
-import { decodes, refusalAnswer, undecodablePath, unknownEndpoint } from "../http/refusals";
+import { decodes, hasNul, nulInUrl, refusalAnswer, undecodablePath, unknownEndpoint } from "../http/refusals";
 import { POST as createRenderRoute } from "../../app/v1/renders/route";
 import { runDirect } from "./direct";
 import { loadEndpoints } from "./endpoints";
@@ -18,6 +18,12 @@ import { boss, stopBoss } from "../jobs/boss";
 import { flushLogs, log } from "../log";
 import { listenForEndedRenders } from "../renders/events";
 import { bootstrap } from "../workspaces/bootstrap";
+
+/**
+ * Every answer outside /v1 (console pages, their errors, sign-in, next-auth): no other site may
+ * frame them (clickjacking). why not /v1: a download link's PDF may be shown in a caller's frame.
+ */
+const CONSOLE_HEADERS = { "content-security-policy": "frame-ancestors 'none'", "x-frame-options": "DENY" } as const;
 
 /**
  * The web process: Next.js (API under /v1 and the console) behind a plain Node HTTP server.
@@ -51,6 +57,9 @@ async function main() {
     req.headers[REQUEST_PATH_HEADER] = req.url ?? "/";
     const method = req.method ?? "GET";
     const pathname = (req.url ?? "/").split("?")[0]!;
+    // spec: Errors: a NUL anywhere in the path or query is a bad request, whichever handler the path reaches.
+    if (hasNul(req.url ?? "")) return void sendWhole(res, refusalAnswer(nulInUrl(), method, pathname.replaceAll("\0", "%00"), req.headers["x-request-id"]));
+    if (!pathname.startsWith("/v1/")) for (const [name, value] of Object.entries(CONSOLE_HEADERS)) res.setHeader(name, value);
     if (method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);
     if ((method === "PUT" || method === "OPTIONS") && pathname.startsWith(UPLOAD_PREFIX)) return void serveUpload(req, res, pathname);
     // The render hot path skips Next.js routing; same handler as app/v1/renders/route.ts.
