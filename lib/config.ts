@@ -5,6 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { parseCidr } from "./net/addresses";
 import { Email } from "./users/email";
+import { protectDataDir, writePrivateFile } from "./files/private";
 
 /**
  * The only reader of process.env. Every variable of decisions.md is validated here; a bad value
@@ -141,10 +142,10 @@ export function resetConfigForTests() {
 
 function loadOrCreateSecretKey(dataDir: string): Buffer {
   const file = path.join(dataDir, "secret-key");
-  fs.mkdirSync(dataDir, { recursive: true });
+  protectDataDir(dataDir);
   try {
     // why: "wx" makes two processes starting at once agree on one key: the loser reads the winner's.
-    fs.writeFileSync(file, randomBytes(32).toString("base64") + "\n", { flag: "wx", mode: 0o600 });
+    writePrivateFile(file, randomBytes(32).toString("base64") + "\n", "wx");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
   }

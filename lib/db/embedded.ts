@@ -5,6 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { protectDataDir, writePrivateFile } from "../files/private";
 
 /**
  * The embedded database used when DATABASE_URL is unset: a real PostgreSQL cluster in a project
@@ -86,7 +87,7 @@ export async function ensureEmbeddedPostgres(opts: EmbeddedOptions): Promise<Emb
   }
   const dir = path.resolve(opts.dir);
   const database = opts.database ?? "folio";
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  protectDataDir(path.dirname(dir));
 
   const password = ensurePassword(dir);
   if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await initCluster(bin, dir, password, opts.extraConf ?? []);
@@ -148,7 +149,7 @@ async function initCluster(bin: string, dir: string, password: string, extraConf
     ...extraConf,
   ];
   fs.appendFileSync(path.join(dir, "postgresql.conf"), conf.join("\n") + "\n");
-  fs.writeFileSync(portFile(dir), String(port));
+  writePrivateFile(portFile(dir), String(port));
 }
 
 /**

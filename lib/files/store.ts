@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { config } from "../config";
+import { makePrivateDir, writePrivateFile, writePrivateFileAsync } from "./private";
 
 /**
  * The service's own file store (rendered files). Local disk under DATA_DIR/files by default, or an
@@ -40,16 +41,16 @@ class LocalStore implements FileStore {
     const p = this.file(key);
     const dir = path.dirname(p);
     if (!this.folders.has(dir)) {
-      await fsp.mkdir(dir, { recursive: true });
+      makePrivateDir(dir);
       this.folders.add(dir);
     }
-    // why: write then rename, so a reader never sees half a file.
+    // why: write then rename, so a reader never sees half a file. Created 0700/0600 (lib/files/private.ts).
     const tmp = `${p}.${process.pid}.${Date.now()}.tmp`;
     if (body.byteLength <= SMALL_FILE_BYTES) {
-      fs.writeFileSync(tmp, body);
+      writePrivateFile(tmp, body);
       fs.renameSync(tmp, p);
     } else {
-      await fsp.writeFile(tmp, body);
+      await writePrivateFileAsync(tmp, body);
       await fsp.rename(tmp, p);
     }
   }

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
 import { config } from "../config";
+import { findSystemUser, protectDataDir as protectPrivateDataDir } from "../files/private";
 
 /**
  * How the worker's browser is contained (docs/architecture.md, "Threat model"): it runs callers'
@@ -36,14 +36,6 @@ export function browserUser(): SystemUser | undefined {
   return user;
 }
 
-function findSystemUser(name: string): SystemUser | undefined {
-  for (const line of fs.readFileSync("/etc/passwd", "utf8").split("\n")) {
-    const [n, , uid, gid] = line.split(":");
-    if (n === name && uid && gid) return { name, uid: Number(uid), gid: Number(gid) };
-  }
-  return undefined;
-}
-
 /**
  * Playwright's launch options for the contained browser. `env` is the launcher's whole environment
  * (Playwright passes nothing else of the worker's), and the launcher clears even that for Chromium.
@@ -54,17 +46,9 @@ export function containedLaunch(user: SystemUser | undefined, sandbox: boolean):
   return { executablePath: LAUNCHER, env, chromiumSandbox: sandbox };
 }
 
-/**
- * Keeps DATA_DIR (secret key, files, the embedded cluster) out of the browser user's reach: 0700,
- * or 0710 with the postgres group when root runs the embedded cluster as `postgres`, which only
- * needs to pass through to its own folder.
- */
+/** Keeps DATA_DIR (secret key, files, the embedded cluster) out of the browser user's reach (lib/files/private.ts). */
 export function protectDataDir(dir = config().DATA_DIR) {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const postgresGid = process.getuid?.() === 0 ? findSystemUser("postgres")?.gid : undefined;
-  if (postgresGid === undefined) return fs.chmodSync(dir, 0o700);
-  fs.chownSync(dir, 0, postgresGid);
-  fs.chmodSync(dir, 0o710);
+  protectPrivateDataDir(dir);
 }
 
 /** What the log and the readiness details say when the sandbox could not start. */
