@@ -16,7 +16,7 @@ import { decodeCursor, toPage, type Page } from "../paging";
 import { folderTree } from "../workspace-files/lookup";
 import { blobKey, type AssetRef } from "./refs";
 import * as repo from "./repository";
-import { imageKinds, type Asset, type AssetListQuery, type AssetUser, type RegisteredAsset, type RegisterAssetInput } from "./schemas";
+import { imageKinds, MAX_ASSET_BYTES, type Asset, type AssetListQuery, type AssetUser, type RegisteredAsset, type RegisterAssetInput } from "./schemas";
 
 export { AssetListQuery, kindMediaTypes, MAX_ASSET_BYTES, RegisterAssetInput, type Asset, type AssetUser, type RegisteredAsset } from "./schemas";
 export type { AssetRow } from "../db/schema";
@@ -72,10 +72,15 @@ async function assertStorageFor(tx: Executor, workspaceId: string, extra: number
  * Registers an asset (pending) and returns where to upload its bytes: a sealed link valid five
  * minutes and the headers the upload must carry. Content already stored in the workspace needs no
  * space; anything else must fit maxStorageBytes with the uploads still in flight (402, nothing
- * created).
+ * created). A size over MAX_ASSET_BYTES answers 400 LIMIT_EXCEEDED (spec: Errors, Limits > Assets).
  */
 export async function registerAsset(ctx: Ctx, input: RegisterAssetInput): Promise<RegisteredAsset> {
   allowedKinds(ctx, input.kind, "upload this kind of asset");
+  if (input.size > MAX_ASSET_BYTES) {
+    throw new AppError("LIMIT_EXCEEDED", `size: an asset may have at most ${MAX_ASSET_BYTES} bytes; this one has ${input.size}`, {
+      details: [{ path: "size", message: `must be at most ${MAX_ASSET_BYTES} bytes` }],
+    });
+  }
   const row = await withTx(async (tx) => {
     await repo.lockStorage(tx, ctx.workspaceId);
     const since = new Date(Date.now() - LINK_TTL_MS);

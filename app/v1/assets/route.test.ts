@@ -63,7 +63,6 @@ describe("POST /v1/assets", () => {
       [{ mediaType: "image/gif" }, "mediaType", /image\/png or image\/jpeg/],
       [{ kind: "video" }, "kind", /./],
       [{ size: 0 }, "size", /at least 1/],
-      [{ size: 50_000_001 }, "size", /50000000/],
       [{ size: 1.5 }, "size", /whole number/],
       [{ sha256: sha256Hex(PNG_1X1).toUpperCase() }, "sha256", /lowercase/],
       [{ sha256: "abc" }, "sha256", /64/],
@@ -84,6 +83,16 @@ describe("POST /v1/assets", () => {
     }
     const list = await api("/v1/assets", { key: w.key });
     expect(list.body.items).toEqual([]);
+  });
+
+  it("answers 400 LIMIT_EXCEEDED naming size for an asset over 50,000,000 bytes, and accepts exactly 50,000,000", async () => {
+    // spec: Limits > Assets and Errors: over a size limit is LIMIT_EXCEEDED, not BAD_REQUEST.
+    const w = await createTestWorkspace();
+    const e = expectError(await registerAsset(w.key, png, { size: 50_000_001 }), 400, "LIMIT_EXCEEDED");
+    expect(e.details).toEqual([{ path: "size", message: expect.stringMatching(/50000000/) }]);
+    expect((await api("/v1/assets", { key: w.key })).body.items).toEqual([]);
+    const exact = await registerAsset(w.key, png, { size: 50_000_000 });
+    expect(exact.status, exact.text).toBe(201);
   });
 
   it("accepts 255-character names and names with spaces and non-ASCII letters", async () => {
