@@ -62,12 +62,20 @@ function requireScopes(ctx: Ctx, format: string, action: string) {
   if (format === "pdf") requireScope(ctx, "render:read", `receive a PDF from ${action.replace(/^render /, "")}`);
 }
 
-/** POST /v1/reports/render: the newest published version of the template with that name. */
+/**
+ * POST /v1/reports/render: the newest published version of the template with that name. 404
+ * NOT_FOUND when no published template of that name renders the format (spec: Errors): none by
+ * that name, or one that cannot produce it (a handlebars template, or xlsx, which needs a
+ * workbook template).
+ */
 export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempotencyKey: string | undefined): Promise<FileAnswer> {
   requireScopes(ctx, input.format, "render reports");
-  const format = refuseXlsx(input.format);
   const version = await repo.newestVersionByName(db(), ctx.workspaceId, input.template.name);
-  if (!version || version.kind !== "component") throw notFound(`published template named "${input.template.name}"`);
+  if (!version) throw notFound(`published template named "${input.template.name}"`);
+  if (version.kind !== "component" || input.format === "xlsx") {
+    throw new AppError("NOT_FOUND", `No published template named "${input.template.name}" renders ${input.format}: the Reports API renders component templates as pdf, png or html`);
+  }
+  const format = input.format;
   // spec: Values and bindings: the Reports API renders in the request's locale, en-US when omitted.
   const lang = input.locale ?? "en-US";
   const prepare = (): PreparedSource => {

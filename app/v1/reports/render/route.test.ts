@@ -122,10 +122,18 @@ describe("POST /v1/reports/render", () => {
     expect(await renderIds(w)).toEqual([]);
   });
 
-  it("refuses xlsx, unknown fields and bad values with 400", async () => {
+  it("answers 404 NOT_FOUND when the template of that name cannot produce the format (xlsx from a component template)", async () => {
+    // spec: Errors: NOT_FOUND for the Reports API when no published template of that name renders the requested format.
     const w = await createTestWorkspace();
     await publishTemplate(w, "Sheet", content("Sheet"));
-    expectError(await report(w, { format: "xlsx", template: { name: "Sheet" }, data: { customer: "x" } }), 400, "UNSUPPORTED_FEATURE");
+    const e = expectError(await report(w, { format: "xlsx", template: { name: "Sheet" }, data: { customer: "x" } }), 404, "NOT_FOUND");
+    expect(e.message).toMatch(/Sheet.*xlsx/);
+    expect(await renderIds(w)).toEqual([]);
+  });
+
+  it("refuses unknown fields and bad values with 400", async () => {
+    const w = await createTestWorkspace();
+    await publishTemplate(w, "Sheet", content("Sheet"));
     const paths = (res: { body?: { error?: { details?: Detail[] } } }) => (res.body?.error?.details ?? []).map((d) => d.path);
     let res = await report(w, { format: "pdf", template: { name: "Sheet" }, data: {}, extra: 1 });
     expectError(res, 400, "BAD_REQUEST");
