@@ -2,6 +2,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "../db/client";
 import { invitations } from "../db/schema";
+import { AppError } from "../errors";
+import { acceptInvitation, createInvitation } from "../people";
+import { newEmail, peopleWorkspace } from "../testing/people";
+import { setSuspended } from "../workspaces";
 import { PNG_1X1, putRaw, registerAsset } from "../testing/assets";
 import { createTestWorkspace } from "../testing/factories";
 import { api, expectError } from "../testing/http";
@@ -93,5 +97,18 @@ describe("a suspended workspace's console", () => {
     const { cookie } = await suspendedWorkspace();
     const r = await callAction("app/(console)/settings/actions.ts", "updateProfileAction", { name: "Still Me" }, { cookie });
     expect(r.result).toMatchObject({ ok: true });
+  });
+
+  it("refuses to let an invitation sent before the suspension be accepted, and accepts it once lifted", async () => {
+    const w = await peopleWorkspace();
+    const owner = await w.add("owner");
+    const issued = await createInvitation(owner.ctx, { email: newEmail(), role: "member" });
+    const token = issued.link!.split("/").pop()!;
+    await setSuspended(w.system, true);
+    const refusal = await acceptInvitation({ token, name: "Grace", password: "a-long-password" }).catch((e: unknown) => e);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ code: "FORBIDDEN", message: expect.stringMatching(/suspended/) });
+    await setSuspended(w.system, false);
+    expect(await acceptInvitation({ token, name: "Grace", password: "a-long-password" })).toMatchObject({ workspaceId: w.id, createdAccount: true });
   });
 });

@@ -1,5 +1,5 @@
 import { recordAudit } from "../audit";
-import { requireScope, type Ctx } from "../auth/context";
+import { refuseWhileSuspended, requireScope, type Ctx } from "../auth/context";
 import { roleScopes } from "../auth/scopes";
 import { db, withTx, type Tx } from "../db/client";
 import { newId } from "../db/ids";
@@ -193,6 +193,8 @@ export async function acceptInvitation(input: AcceptInvitationInput): Promise<Ac
   const peek = await repo.findInvitationByTokenHash(db(), tokenHash);
   if (!peek) throw invalidLink();
   refuseClosed(peek);
+  // spec: States > Workspace: joining changes a suspended workspace; the link works again once the suspension is lifted.
+  refuseWhileSuspended((await workspaceRepo.findWorkspace(db(), peek.workspaceId))?.suspended ?? false);
 
   const existing = await userRepo.findUserByEmail(db(), peek.email);
   let newPasswordHash: string | undefined;
