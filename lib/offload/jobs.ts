@@ -1,0 +1,25 @@
+/**
+ * What the helper processes (pool.ts) run: each job takes and returns values the IPC channel carries
+ * (advanced serialization: byte arrays as bytes). Loaded in the helpers only (entry.mjs).
+ */
+import { joinPdfs } from "../batches/combine";
+import { parseFont } from "../render-engine/font-parse";
+import { postProcessPdf } from "../render-engine/pdf";
+import { stampWithPdfLib } from "../render-engine/pdf-stamp";
+
+export const jobs = {
+  parseFont,
+  postProcessPdf,
+  stampWithPdfLib,
+  joinPdfs,
+  /** Tests: a job that spins for `ms`, or allocates until the heap limit ends it. */
+  spin: (ms: number) => {
+    const end = performance.now() + ms;
+    while (performance.now() < end);
+    return ms;
+  },
+  exhaust: () => {
+    const hold: number[][] = [];
+    for (;;) hold.push(new Array(1_000_000).fill(1.5));
+  },
+};
