@@ -97,7 +97,7 @@ describe("GET /v1/renders/batch/{id}/pdf", () => {
     expect(Math.max(...during)).toBeLessThan(joinMs / 4);
 
     // Joined once for the three.
-    const joined = () => logLines(webLog()).filter((l) => l.msg === "batch PDF joined" && l.batchId === batch.id);
+    const joined = () => logLines(webLog()).filter((l) => l.msg === "batch PDF joined" && (l as { batchId?: string }).batchId === batch.id);
     await expect.poll(() => joined().length).toBe(1);
     expect(joined()[0]).toMatchObject({ items: 8, bytes: answers[0]!.bytes.byteLength });
 
