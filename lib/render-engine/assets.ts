@@ -6,7 +6,7 @@ import { fileStore } from "../files/store";
 import type { PageAssets } from "./browser";
 import { RenderFailure, TransientRenderError, type Diagnostic } from "./errors";
 import type { ParsedFont } from "./font-parse";
-import { FONT_PARSE_TIMEOUT_MS, FONT_HELPER_MEMORY_MB, parseFontInHelper } from "./helpers";
+import { parseFontInHelper } from "./helpers";
 import { HelperLimitError } from "../offload/pool";
 
 /**
@@ -106,19 +106,17 @@ async function readAll(stream: Readable, expected: number): Promise<Buffer> {
 
 /**
  * A font parsed in a font helper process (font-parse.ts, helpers.ts) and what it found, cached
- * with the blob. A font whose parse runs past its time or memory limit fails its own render
- * (font_invalid) and ends that helper only; that verdict is not cached (a loaded machine may be
- * slow once). A helper that cannot start is the machinery's failure (worth another attempt).
+ * with the blob. A parse that runs past the helper's time or memory limit rejects with
+ * HelperLimitError and is not cached (a loaded machine may be slow once); a helper that cannot
+ * start is the machinery's failure (worth another attempt).
  */
 async function fontOf(blob: Blob): Promise<ParsedFont> {
   if (blob.font) return blob.font;
   blob.parsing ??= parseFontInHelper(blob.bytes)
     .then((font) => (blob.font = font))
     .catch((e: unknown) => {
-      if (!(e instanceof HelperLimitError)) throw e;
-      if (e.limit === "start") throw new TransientRenderError(`Fonts could not be read: ${e.message}`, { cause: e });
-      const why = e.limit === "time" ? `reading it took longer than ${FONT_LIMIT_WORDS.time}` : e.limit === "memory" ? `reading it needs more than ${FONT_LIMIT_WORDS.memory} of memory` : "reading it stopped the font reader";
-      return { problem: `is damaged or too complex: ${why}`, codePoints: new Uint32Array() };
+      if (e instanceof HelperLimitError && e.limit === "start") throw new TransientRenderError(`Fonts could not be read: ${e.message}`, { cause: e });
+      throw e;
     })
     .finally(() => (blob.parsing = undefined));
   return blob.parsing;
@@ -136,13 +134,9 @@ async function problemOf(blob: Blob, ref: AssetRef, cls: AssetClass | undefined)
     return sniffed;
   }
   const font = await fontOf(blob);
-  if (!blob.font) return font.problem ?? ""; // a limit's verdict: not kept
   blob.sniffed.set(ref.mediaType, font.problem ?? "");
   return font.problem ?? "";
 }
-
-/** How the font helper's limits read in a message. */
-const FONT_LIMIT_WORDS = { time: `${FONT_PARSE_TIMEOUT_MS / 1000} s`, memory: `${FONT_HELPER_MEMORY_MB} MiB` };
 
 const nouns: Record<AssetClass, string> = { image: "Image", font: "Font", stylesheet: "Stylesheet" };
 const diagnostics: Record<AssetClass, Diagnostic> = { image: "image_invalid", font: "font_invalid", stylesheet: "document_invalid" };
@@ -155,12 +149,26 @@ export function fileName(label: string, cls: AssetClass | undefined) {
 /**
  * The render's files, loaded and checked. A file that is not stored, or whose bytes do not match
  * its media type or are damaged, fails the render with ASSET_INVALID (font_invalid, image_invalid,
- * or document_invalid for a stylesheet), the message naming each such file by its label.
+ * or document_invalid for a stylesheet), the message naming each such file by its label. A font
+ * whose parse needs more than its helper's memory or time fails it with RENDER_FAILED and
+ * render_process_exited (spec: Limits > Renders, other working memory), naming the font.
  */
 export async function loadAssets(refs: readonly AssetRef[]): Promise<LoadedAssets> {
   const blobs = await Promise.all(refs.map(blobOf));
   // Fonts are parsed in their helpers at once; the verdicts are then read in the refs' order.
-  const found = await Promise.all(refs.map((ref, i) => (blobs[i] ? problemOf(blobs[i], ref, assetClass(ref.mediaType)) : "is no longer stored")));
+  const found = await Promise.all(
+    refs.map(async (ref, i) => {
+      const blob = blobs[i];
+      if (!blob) return "is no longer stored";
+      const cls = assetClass(ref.mediaType);
+      try {
+        return await problemOf(blob, ref, cls);
+      } catch (e) {
+        if (!(e instanceof HelperLimitError)) throw e;
+        throw new RenderFailure("RENDER_FAILED", "render_process_exited", `${fileName(ref.label, cls)} could not be read: ${e.message}`);
+      }
+    }),
+  );
   const out: LoadedAssets = { page: new Map(), fontCodePoints: [], refs: new Map() };
   const problems: { cls?: AssetClass; text: string }[] = [];
   for (const [i, ref] of refs.entries()) {

@@ -49,7 +49,7 @@ async function attempts(id: string) {
 }
 
 describe("a poison font in workspace A", () => {
-  it("fails A's render with font_invalid while B's renders beside it all succeed on their first attempt, and A's next render with a good font succeeds", { timeout: 180_000 }, async () => {
+  it("fails A's render (render_process_exited, naming the font) while B's renders beside it all succeed on their first attempt, and A's next render with a good font succeeds", { timeout: 180_000 }, async () => {
     const workerPid = env.worker.proc.pid;
     const font = { kind: "font" as const, mediaType: "font/ttf" };
     const poison = await uploadAsset(keyA, { ...font, filename: "poison.ttf", bytes: poisonFont() }, opts());
@@ -67,8 +67,8 @@ describe("a poison font in workspace A", () => {
 
     const failed = await waitForState(keyA, a.body.id, undefined, { ...opts(), timeout: 60_000 });
     expect(failed.state).toBe("failed");
-    expect(failed.error).toMatchObject({ code: "ASSET_INVALID", diagnostic: "font_invalid" });
-    expect(failed.error!.message).toBe(`Font ${poison.id} is damaged or too complex: reading it needs more than 256 MiB of memory`);
+    // spec: Limits > Renders: other working memory (256 MiB) fails with render_process_exited.
+    expect(failed.error).toMatchObject({ code: "RENDER_FAILED", diagnostic: "render_process_exited", message: `Font ${poison.id} could not be read: it needed more than 256 MiB of memory` });
 
     for (const [i, id] of [first.body.id, ...more.map((r) => r.body.id)].entries()) {
       const done = await waitForState(keyB, id, undefined, { ...opts(), timeout: 60_000 });
