@@ -214,6 +214,26 @@ export class HelperPool {
   private start(h: Helper, p: Pending) {
     if (h.idleTimer) clearTimeout(h.idleTimer);
     h.busy = p;
+    // A running job keeps the process up until it ends; an idle helper never does.
+    h.child.ref();
+    h.child.channel?.ref();
+    // The time limit counts from the job's start, not from the helper's (a helper that does not
+    // start fails the job through its exit).
+    void h.ready.then(() => {
+      if (h.busy !== p || h.dead) return;
+      if (p.signal?.aborted) {
+        // Cancelled while the helper started: it stays, unused.
+        h.busy = undefined;
+        p.reject(p.signal.reason);
+        this.idle(h);
+        this.dispatch();
+        return;
+      }
+      this.send(h, p);
+    }, () => {});
+  }
+
+  private send(h: Helper, p: Pending) {
     const timer = setTimeout(() => this.fail(h, new HelperLimitError("time", `it took longer than ${p.timeoutMs / 1000} s`)), p.timeoutMs);
     const onAbort = () => this.fail(h, p.signal!.reason);
     p.signal?.addEventListener("abort", onAbort, { once: true });
@@ -221,9 +241,6 @@ export class HelperPool {
       clearTimeout(timer);
       p.signal?.removeEventListener("abort", onAbort);
     };
-    // A running job keeps the process up until it ends; an idle helper never does.
-    h.child.ref();
-    h.child.channel?.ref();
     h.child.send({ id: this.nextId++, job: p.job, args: p.args }, (err) => {
       if (err) this.fail(h, new HelperLimitError("exited", `its helper could not be reached: ${err.message}`));
     });
