@@ -82,6 +82,11 @@ function keptOf(key: string): Uint8Array | undefined {
 }
 
 function keep(key: string, bytes: Uint8Array) {
+  for (const [k, v] of kept) {
+    if (Date.now() - v.at <= KEEP_MS) continue;
+    kept.delete(k); // past its age: not kept longer for want of a lookup
+    keptBytes -= v.bytes.byteLength;
+  }
   if (bytes.byteLength > KEEP_BYTES / 2) return;
   kept.set(key, { bytes, at: Date.now() });
   keptBytes += bytes.byteLength;
