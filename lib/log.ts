@@ -100,6 +100,17 @@ export function safeError(err: unknown, depth = 0): SafeError {
   return out;
 }
 
+/** An error in one line of text, as safeError keeps it: each message down its causes, and the innermost code. */
+export function safeErrorText(err: unknown): string {
+  const parts: string[] = [];
+  let code: unknown;
+  for (let e: SafeError | undefined = safeError(err); e; e = e.cause as SafeError | undefined) {
+    parts.push(e.message);
+    code = e.code ?? code;
+  }
+  return `${parts.join(": ")}${code === undefined ? "" : ` (${String(code)})`}`;
+}
+
 /** The text of an error message without the values drizzle or PostgreSQL put into it. */
 function safeMessage(message: string, postgres: boolean): string {
   let m = message.replace(/\nparams: [\s\S]*$/, ""); // drizzle: "Failed query: <sql>\nparams: <values>"
