@@ -6,7 +6,7 @@ import { runMigrations } from "@/lib/db/migrate";
 import { boss, stopBoss } from "@/lib/jobs/boss";
 import { queues, type QueuePayload } from "@/lib/jobs/catalog";
 import { drain } from "@/lib/jobs/drain";
-import { flushLogs, log } from "@/lib/log";
+import { flushLogs, log, sanitizeConsole } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { closeRenderHelpers, warmRenderHelpers } from "@/lib/render-engine/helpers";
 import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
@@ -37,6 +37,7 @@ const WEBHOOK_STARTS_PER_SECOND_WHILE_RENDERING = 50;
  */
 async function main() {
   process.env.FOLIO_PROCESS ??= "worker";
+  sanitizeConsole();
   const cfg = config();
   surviveUnhandledRejections();
   await runMigrations(cfg.DATABASE_URL!);
