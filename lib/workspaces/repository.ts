@@ -26,7 +26,7 @@ export async function updateWorkspace(ex: Executor, id: string, set: Partial<typ
 /**
  * What the render limits record counts now (spec: Render limits record), in one statement:
  * documents this UTC month (non-test renders queued, processing or succeeded, plus the succeeded
- * ones retention deleted, as admission counts them: drizzle/0014_retired_documents.sql) and test
+ * ones retention deleted, as admission counts them: drizzle/0016_retired_documents.sql) and test
  * renders created this UTC day.
  */
 export async function renderCounts(ex: Executor, workspaceId: string): Promise<{ documentsThisMonth: number; testRendersToday: number }> {
