@@ -54,6 +54,10 @@ const EnvSchema = z.object({
   WORKER_HEALTH_HOST: z.string().min(1).default("127.0.0.1"),
   DEPLOYMENT_MODE: z.enum(["self-hosted", "hosted"]).default("self-hosted"),
   RETENTION_DAYS: int(1, 3650).default(30),
+  /** How long a new database connection may take before the request that needed it fails as unavailable (503). */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: int(1, 600).default(5),
+  /** PostgreSQL's statement_timeout for the web and worker processes' statements; 0 is none (migrations have none). */
+  DATABASE_STATEMENT_TIMEOUT_MS: int(0, 3_600_000).default(60_000),
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   DESTINATION_ALLOW_PRIVATE_NETWORKS: bool.default(false),
   // spec: Limits > Self-hosted settings that change limits

@@ -6,8 +6,9 @@ import { runMigrations } from "@/lib/db/migrate";
 import { boss, stopBoss } from "@/lib/jobs/boss";
 import { queues, type QueuePayload } from "@/lib/jobs/catalog";
 import { drain } from "@/lib/jobs/drain";
-import { flushLogs, log } from "@/lib/log";
+import { flushLogs, log, sanitizeConsole } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
+import { closeRenderHelpers, warmRenderHelpers } from "@/lib/render-engine/helpers";
 import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, settleUploads, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL, rendering } from "@/lib/renders/processing";
@@ -36,12 +37,14 @@ const WEBHOOK_STARTS_PER_SECOND_WHILE_RENDERING = 50;
  */
 async function main() {
   process.env.FOLIO_PROCESS ??= "worker";
+  sanitizeConsole();
   const cfg = config();
   surviveUnhandledRejections();
   await runMigrations(cfg.DATABASE_URL!);
   protectDataDir();
   const pool = new BrowserPool(cfg.WORKER_CONCURRENCY);
-  await pool.start();
+  // The font and PDF helpers start beside the browser, so the first render waits for neither.
+  await Promise.all([pool.start(), warmRenderHelpers()]);
   await watchCancellations();
 
   const b = await boss();
@@ -94,7 +97,7 @@ async function main() {
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
     timers.forEach(clearInterval);
     health?.close();
-    await pool.close();
+    await Promise.all([pool.close(), closeRenderHelpers()]);
     await closeDb();
     log().info("worker stopped");
     flushLogs();

@@ -5,13 +5,15 @@ import { UserMenu } from "@/components/console/user-menu";
 import { Wordmark } from "@/components/console/wordmark";
 import { WorkspaceSwitcher } from "@/components/console/workspace-switcher";
 import { ToastProvider } from "@/components/ui/toast";
-import { isPlatformAdmin, requireConsole } from "@/lib/console";
+import { ServiceUnavailable } from "@/components/console/service-unavailable";
+import { currentPath, isPlatformAdmin, requireConsoleOrUnavailable } from "@/lib/console";
 
 export const dynamic = "force-dynamic";
 
 /** The console's shell: header (wordmark, workspace, person), navigation by role, and the page. */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const s = await requireConsole();
+  const s = await requireConsoleOrUnavailable();
+  if (s === "unavailable") return <ServiceUnavailable retryHref={await currentPath()} />;
   return (
     <ToastProvider>
       <a

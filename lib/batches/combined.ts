@@ -1,10 +1,12 @@
+import crypto from "node:crypto";
 import { Readable } from "node:stream";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import type { RenderRow } from "../db/schema";
 import { AppError, conflict, notFound } from "../errors";
 import { fileStore } from "../files/store";
-import { joinPdfs, UnjoinablePdf } from "./combine";
+import { log } from "../log";
+import { HelperJobError, HelperLimitError, HelperPool } from "../offload/pool";
 import * as repo from "./repository";
 
 /** spec: Limits > Batches: the combined PDF of all items. */
@@ -45,10 +47,63 @@ export function combineRefusal(id: string, items: RenderRow[]): AppError | undef
 }
 
 /**
- * GET /v1/renders/batch/{id}/pdf (render:read): the items' PDFs joined in item order, built on
- * each request and never stored. The refusals of spec rule 3, in the table's order: an item still
- * rendering (409, retryable), one failed or cancelled, an image item, one that kept no copy, and
- * the PDFs together over 50 MiB; each names the first such item by index and render ID.
+ * The web process's helper for joining (lib/offload): pdf-lib reads every item whole, up to 50 MiB
+ * of PDFs, for seconds; on the event loop that would hold up every other request meanwhile. One
+ * join at a time per web process (more wait their turn), its heap and time bounded.
+ */
+let joiner: HelperPool | undefined;
+export const JOIN_MEMORY_MB = 2048;
+export const JOIN_TIMEOUT_MS = 120_000;
+const joinHelper = () => (joiner ??= new HelperPool({ name: "batch-pdf", warmHelpers: 1, maxHelpers: 1, memoryMb: JOIN_MEMORY_MB, timeoutMs: JOIN_TIMEOUT_MS }));
+
+/**
+ * Joined PDFs kept in this process's memory, by workspace, batch and the items' files: a batch's
+ * items never change once they all succeeded (an item deleted by retention changes the key), so a
+ * second download is the same bytes. Not stored anywhere (spec rule 3: "not stored"): a restart or
+ * another web node joins again. Bounded in bytes and age; the least recently used goes first.
+ */
+const KEEP_BYTES = 128 * 1024 * 1024;
+const KEEP_MS = 10 * 60_000;
+const kept = new Map<string, { bytes: Uint8Array; at: number }>();
+let keptBytes = 0;
+/** Joins under way, so simultaneous first downloads join once. */
+const joining = new Map<string, Promise<Uint8Array>>();
+
+function keptOf(key: string): Uint8Array | undefined {
+  const hit = kept.get(key);
+  if (!hit) return undefined;
+  kept.delete(key);
+  if (Date.now() - hit.at > KEEP_MS) {
+    keptBytes -= hit.bytes.byteLength;
+    return undefined;
+  }
+  kept.set(key, hit); // most recently used last
+  return hit.bytes;
+}
+
+function keep(key: string, bytes: Uint8Array) {
+  for (const [k, v] of kept) {
+    if (Date.now() - v.at <= KEEP_MS) continue;
+    kept.delete(k); // past its age: not kept longer for want of a lookup
+    keptBytes -= v.bytes.byteLength;
+  }
+  if (bytes.byteLength > KEEP_BYTES / 2) return;
+  kept.set(key, { bytes, at: Date.now() });
+  keptBytes += bytes.byteLength;
+  for (const [k, v] of kept) {
+    if (keptBytes <= KEEP_BYTES) break;
+    kept.delete(k);
+    keptBytes -= v.bytes.byteLength;
+  }
+}
+
+/**
+ * GET /v1/renders/batch/{id}/pdf (render:read): the items' PDFs joined in item order, on the join
+ * helper, then kept in memory for the next download of the same items (see `kept`). The refusals
+ * of spec rule 3, in the table's order: an item still rendering (409, retryable), one failed or
+ * cancelled, an image item, one that kept no copy, and the PDFs together over 50 MiB; each names
+ * the first such item by index and render ID. They are decided from the rows on every request,
+ * before anything kept is answered.
  */
 export async function combinedPdf(ctx: Ctx, id: string): Promise<{ body: Uint8Array; filename: string }> {
   requireScope(ctx, "render:read");
@@ -58,6 +113,20 @@ export async function combinedPdf(ctx: Ctx, id: string): Promise<{ body: Uint8Ar
   if (items.length === 0) throw notFound("render of batch", id); // every item deleted by retention
   const refused = combineRefusal(id, items);
   if (refused) throw refused;
+  const key = crypto.createHash("sha256").update(JSON.stringify([ctx.workspaceId, id, items.map((r) => [r.id, r.fileKey])])).digest("hex");
+  const hit = keptOf(key);
+  if (hit) return { body: hit, filename: `${id}.pdf` };
+  let p = joining.get(key);
+  if (!p) {
+    p = join(id, items, key).finally(() => joining.delete(key));
+    joining.set(key, p);
+  }
+  const body = await p;
+  return { body, filename: `${id}.pdf` };
+}
+
+/** Reads the items' files and joins them in the join helper; the result is kept under `key`. */
+async function join(id: string, items: RenderRow[], key: string): Promise<Uint8Array> {
   const files = await Promise.all(
     items.map(async (r) => {
       const f = await fileStore().get(r.fileKey!);
@@ -65,10 +134,18 @@ export async function combinedPdf(ctx: Ctx, id: string): Promise<{ body: Uint8Ar
       return bytesOf(f.body);
     }),
   );
+  const started = performance.now();
   try {
-    return { body: await joinPdfs(files), filename: `${id}.pdf` };
+    const body = await joinHelper().run<Uint8Array>("joinPdfs", [files]);
+    const ms = Math.round(performance.now() - started);
+    log().info({ batchId: id, items: items.length, bytes: body.byteLength, ms }, "batch PDF joined");
+    keep(key, body);
+    return body;
   } catch (e) {
-    if (!(e instanceof UnjoinablePdf)) throw e;
+    if (e instanceof HelperLimitError) {
+      throw new AppError("LIMIT_EXCEEDED", `The batch's PDFs could not be joined: ${e.message}; a combined PDF may need at most ${JOIN_MEMORY_MB} MiB of memory and ${JOIN_TIMEOUT_MS / 1000} s`);
+    }
+    if (!(e instanceof HelperJobError && e.remoteName === "UnjoinablePdf")) throw e;
     // spec: password protected or signed items cannot be joined.
     const index = Number(/^item (\d+)/.exec(e.message)?.[1] ?? 0);
     const r = items[index]!;

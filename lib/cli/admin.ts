@@ -5,6 +5,7 @@ import { scopes as allScopes } from "../auth/scopes";
 import { ConfigError } from "../config";
 import { closeDb } from "../db/client";
 import { AppError, badRequest, errorCodes, fromZodError } from "../errors";
+import { safeErrorText } from "../log";
 import { createKeyAsSystem, CreateKeyInput, getKeyWorkspaceId, listKeys, revokeKey } from "../keys";
 import { createUser } from "../users";
 import { listUsers, resetPassword } from "../users/admin";
@@ -252,7 +253,8 @@ async function main() {
           ? fromZodError(err)
           : err instanceof ConfigError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
             ? badRequest((err as Error).message)
-            : new AppError("INTERNAL", (err as Error).message);
+            : // why safeErrorText: a failed statement's message carries its values (a new password's hash).
+              new AppError("INTERNAL", safeErrorText(err));
     if (json) {
       console.log(JSON.stringify({ error: { code: e.code, message: e.message, ...(e.details ? { details: e.details } : {}) } }));
     } else {

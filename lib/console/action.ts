@@ -3,6 +3,7 @@ import { unstable_rethrow } from "next/navigation";
 import { ZodError, type z } from "zod";
 import { refuseWhileSuspended, type Ctx, type Effect } from "../auth/context";
 import { assertSameOriginHeaders } from "../auth/session";
+import { isDatabaseUnavailable } from "../db/unavailable";
 import { fromZodError, isAppError, unauthorized, type ErrorCode, type ErrorDetail } from "../errors";
 import { log } from "../log";
 import { consoleSession, type ConsoleSession } from "./session";
@@ -15,6 +16,10 @@ export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: Action
 export function toActionError(err: unknown, requestId?: string): ActionError {
   const e = err instanceof ZodError ? fromZodError(err) : err;
   if (isAppError(e)) return e.details?.length ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
+  if (isDatabaseUnavailable(e)) {
+    log().warn({ err: e, requestId }, "console action: database unavailable");
+    return { code: "INTERNAL", message: "Folio is briefly unavailable: its database does not answer. Your change may not have been saved; try again in a few seconds." };
+  }
   log().error({ err: e, requestId }, "console action failed");
   return { code: "INTERNAL", message: `Something went wrong on our side; try again. If it keeps happening, quote ${requestId ?? "the time"} to your administrator.` };
 }

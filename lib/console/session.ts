@@ -7,6 +7,8 @@ import type { Ctx } from "../auth/context";
 import { roleScopes, scopeActions, type Scope } from "../auth/scopes";
 import { authOptions } from "../auth/session";
 import { db } from "../db/client";
+import { isDatabaseUnavailable } from "../db/unavailable";
+import { log } from "../log";
 import type { Role } from "../db/schema";
 import { findUserById, listMembershipsOf } from "../users";
 import { REQUEST_PATH_HEADER, safeNextPath, signInHref } from "./next-path";
@@ -124,4 +126,20 @@ export function requireSectionOrRefuse(s: ConsoleSession, href: string): void {
   const section = sections.find((x) => x.href === href) ?? sectionOf(href);
   if (section?.platformAdmin) requirePlatformAdminOrRefuse(s);
   if (section && !section.roles.includes(s.role)) refuse(refusalMessage(s.role, section.action));
+}
+
+/**
+ * requireConsole for the console's layout, or "unavailable" when the database does not answer:
+ * the layout then shows a page that says Folio is briefly unavailable and to try again, instead
+ * of Next's "Application error" (docs/api.md, Database outages). Every console page reads the
+ * session first, so an outage is met here.
+ */
+export async function requireConsoleOrUnavailable(): Promise<ConsoleSession | "unavailable"> {
+  try {
+    return await requireConsole();
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err; // redirect() and Next's own signals pass through
+    log().warn({ err }, "console: database unavailable");
+    return "unavailable";
+  }
 }

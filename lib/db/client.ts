@@ -27,7 +27,7 @@ function handle(): Handle {
   if (!h) {
     const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set; start Folio with `npm start` or `npm run quickstart`, which set it");
-    const sql = postgres(url, { max: 10, onnotice: () => {}, connection: connectionSettings() });
+    const sql = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: config().DATABASE_CONNECT_TIMEOUT_SECONDS, connection: connectionSettings() });
     h = { sql, db: drizzle({ client: preparing(sql), schema }) };
     holder[globalKey] = h;
   }
@@ -35,7 +35,7 @@ function handle(): Handle {
 }
 
 /**
- * Session settings of the process's connections. The worker commits asynchronously.
+ * Session settings of the process's connections: a statement time-out; the worker commits asynchronously.
  *
  * why: on the render path the worker's statements (claim, end, lease renewal) waited for the WAL
  * flush at every commit, the largest part of the service's own latency per render (5 of about 11
@@ -46,7 +46,15 @@ function handle(): Handle {
  * cancel) is written by the web process, which keeps synchronous commits.
  */
 function connectionSettings(): Record<string, string> {
-  return { application_name: "folio", ...(config().FOLIO_PROCESS === "worker" ? { synchronous_commit: "off" } : {}) };
+  return {
+    application_name: "folio",
+    // why: a statement the database cannot finish (a stuck or overloaded server) fails, and its
+    // request answers 503 (lib/db/unavailable.ts), instead of holding a pool connection for good.
+    // The default is above the longest wait of real work: a workspace's storage lock held while
+    // an upload of a large file is stored (lib/assets/upload.ts).
+    statement_timeout: String(config().DATABASE_STATEMENT_TIMEOUT_MS),
+    ...(config().FOLIO_PROCESS === "worker" ? { synchronous_commit: "off" } : {}),
+  };
 }
 
 /**

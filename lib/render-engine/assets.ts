@@ -1,11 +1,13 @@
 import crypto from "node:crypto";
 import type { Readable } from "node:stream";
-import * as fontkit from "fontkit";
 import type { AssetRef } from "../assets/refs";
 import { assetClass, sniff, type AssetClass } from "../assets/sniff";
 import { fileStore } from "../files/store";
 import type { PageAssets } from "./browser";
 import { RenderFailure, TransientRenderError, type Diagnostic } from "./errors";
+import type { ParsedFont } from "./font-parse";
+import { parseFontInHelper } from "./helpers";
+import { HelperLimitError } from "../offload/pool";
 
 /**
  * A render's files (fonts, images, stylesheets), loaded from the file store by the worker before
@@ -28,7 +30,9 @@ type Blob = {
   /** The sniff's problem for each media type it was checked against ("" when none). */
   sniffed: Map<string, string>;
   /** The parsed font: its problem, or the code points it covers. */
-  font?: { problem?: string; codePoints: Uint32Array };
+  font?: ParsedFont;
+  /** The parse under way, so renders that load the same font at once parse it once. */
+  parsing?: Promise<ParsedFont>;
 };
 
 /** The cache's budget: files and parsed character maps together. */
@@ -101,39 +105,37 @@ async function readAll(stream: Readable, expected: number): Promise<Buffer> {
 }
 
 /**
- * Parses a font with fontkit and reads what a browser needs of it (character map, glyph count,
- * metrics, the first and last glyph's outline), so a damaged table is found here rather than as
- * silently missing text. Cached with the blob.
+ * A font parsed in a font helper process (font-parse.ts, helpers.ts) and what it found, cached
+ * with the blob. A parse that runs past the helper's time or memory limit rejects with
+ * HelperLimitError and is not cached (a loaded machine may be slow once); a helper that cannot
+ * start is the machinery's failure (worth another attempt).
  */
-function parseFont(bytes: Buffer): NonNullable<Blob["font"]> {
-  try {
-    const f = fontkit.create(bytes);
-    if ("fonts" in f) return { problem: "is a font collection, which pages cannot use", codePoints: new Uint32Array() };
-    const codePoints = Uint32Array.from(f.characterSet).sort();
-    if (codePoints.length === 0) return { problem: "is damaged: its font maps no characters", codePoints };
-    if (!(f.numGlyphs > 0) || !(f.unitsPerEm > 0)) return { problem: "is damaged: its font has no glyphs or no metrics", codePoints };
-    void f.glyphForCodePoint(codePoints[0]!).path;
-    void f.getGlyph(f.numGlyphs - 1).path;
-    return { codePoints };
-  } catch (e) {
-    return { problem: `is damaged: its font tables cannot be read (${(e as Error).message.slice(0, 120)})`, codePoints: new Uint32Array() };
-  }
+async function fontOf(blob: Blob): Promise<ParsedFont> {
+  if (blob.font) return blob.font;
+  blob.parsing ??= parseFontInHelper(blob.bytes)
+    .then((font) => (blob.font = font))
+    .catch((e: unknown) => {
+      if (e instanceof HelperLimitError && e.limit === "start") throw new TransientRenderError(`Fonts could not be read: ${e.message}`, { cause: e });
+      throw e;
+    })
+    .finally(() => (blob.parsing = undefined));
+  return blob.parsing;
 }
 
 /** The problem with one file for its declared media type, or "" (cached per media type on the blob). */
-function problemOf(blob: Blob, ref: AssetRef, cls: AssetClass | undefined): string {
+async function problemOf(blob: Blob, ref: AssetRef, cls: AssetClass | undefined): Promise<string> {
   const damaged = blob.sniffed.get("*");
   if (damaged) return damaged;
-  let p = blob.sniffed.get(ref.mediaType);
-  if (p === undefined) {
-    p = sniff(blob.bytes, ref.mediaType) ?? "";
-    if (!p && cls === "font") {
-      blob.font ??= parseFont(blob.bytes);
-      p = blob.font.problem ?? "";
-    }
-    blob.sniffed.set(ref.mediaType, p);
+  const known = blob.sniffed.get(ref.mediaType);
+  if (known !== undefined) return known;
+  const sniffed = sniff(blob.bytes, ref.mediaType) ?? "";
+  if (sniffed || cls !== "font") {
+    blob.sniffed.set(ref.mediaType, sniffed);
+    return sniffed;
   }
-  return p;
+  const font = await fontOf(blob);
+  blob.sniffed.set(ref.mediaType, font.problem ?? "");
+  return font.problem ?? "";
 }
 
 const nouns: Record<AssetClass, string> = { image: "Image", font: "Font", stylesheet: "Stylesheet" };
@@ -147,17 +149,33 @@ export function fileName(label: string, cls: AssetClass | undefined) {
 /**
  * The render's files, loaded and checked. A file that is not stored, or whose bytes do not match
  * its media type or are damaged, fails the render with ASSET_INVALID (font_invalid, image_invalid,
- * or document_invalid for a stylesheet), the message naming each such file by its label.
+ * or document_invalid for a stylesheet), the message naming each such file by its label. A font
+ * whose parse needs more than its helper's memory or time fails it with RENDER_FAILED and
+ * render_process_exited (spec: Limits > Renders, other working memory), naming the font.
  */
 export async function loadAssets(refs: readonly AssetRef[]): Promise<LoadedAssets> {
   const blobs = await Promise.all(refs.map(blobOf));
+  // Fonts are parsed in their helpers at once; the verdicts are then read in the refs' order.
+  const found = await Promise.all(
+    refs.map(async (ref, i) => {
+      const blob = blobs[i];
+      if (!blob) return "is no longer stored";
+      const cls = assetClass(ref.mediaType);
+      try {
+        return await problemOf(blob, ref, cls);
+      } catch (e) {
+        if (!(e instanceof HelperLimitError)) throw e;
+        throw new RenderFailure("RENDER_FAILED", "render_process_exited", `${fileName(ref.label, cls)} could not be read: ${e.message}`);
+      }
+    }),
+  );
   const out: LoadedAssets = { page: new Map(), fontCodePoints: [], refs: new Map() };
   const problems: { cls?: AssetClass; text: string }[] = [];
   for (const [i, ref] of refs.entries()) {
     const blob = blobs[i];
     const cls = assetClass(ref.mediaType);
     out.refs.set(ref.name, { label: ref.label, class: cls });
-    const problem = blob ? problemOf(blob, ref, cls) : "is no longer stored";
+    const problem = found[i]!;
     if (problem) {
       problems.push({ cls, text: `${fileName(ref.label, cls)} ${problem}` });
       continue;

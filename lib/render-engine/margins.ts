@@ -19,7 +19,9 @@ import { RenderFailure } from "./errors";
 import type { LoadedAssets } from "./assets";
 import { checkPageAssets, type PageReport } from "./page";
 import { countPdfPages } from "./pdf";
-import { PdfShapeError, stampPages, stampWithPdfLib } from "./pdf-stamp";
+import { PdfShapeError, stampPages } from "./pdf-stamp";
+import { stampWithPdfLibInHelper } from "./helpers";
+import { HelperLimitError } from "../offload/pool";
 
 export type MarginsJob = {
   header?: string;
@@ -273,7 +275,11 @@ export async function drawMargins(slot: Slot, session: CDPSession, job: MarginsJ
     } catch (e) {
       if (!(e instanceof PdfShapeError)) throw e;
       log().warn({ err: e }, "the printed PDF is not shaped as pdf-stamp reads it; stamping headers and footers with pdf-lib");
-      return await stampWithPdfLib(body, overlay, targets);
+      // In a PDF helper (helpers.ts): pdf-lib holds the whole document, which only the document bounds.
+      return await stampWithPdfLibInHelper(body, overlay, targets).catch((err: unknown) => {
+        if (err instanceof HelperLimitError && err.limit !== "start") throw new RenderFailure("RENDER_FAILED", "render_process_exited", `The headers and footers could not be drawn: ${err.message}`);
+        throw err;
+      });
     }
   } finally {
     if (printMedia) await session.send("Emulation.setEmulatedMedia", { media: "" });

@@ -8,7 +8,9 @@ import { BrowserPool, type Slot } from "./browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "./errors";
 import { drawMargins, hasMargins } from "./margins";
 import { checkPageAssets, checkWait, describeWait, glyphWarnings, pageExpression, type PageReport } from "./page";
-import { blankUrlTitle, countPdfPages, PDF_CREATOR, PDF_PRODUCER, postProcessPdf, rasterize, stampInfo } from "./pdf";
+import { blankUrlTitle, countPdfPages, PDF_CREATOR, PDF_PRODUCER, rasterize, stampInfo } from "./pdf";
+import { postProcessInHelper } from "./helpers";
+import { HelperLimitError } from "../offload/pool";
 
 export type RenderJob = {
   renderId: string;
@@ -246,9 +248,9 @@ async function finish(printed: Uint8Array, pageCount: number, job: RenderJob, si
   let bytes = pdf;
   if (job.test || !stamped || metadata.author !== undefined || metadata.subject !== undefined || metadata.keywords !== undefined) {
     try {
-      bytes = await postProcessPdf(pdf, { watermark: job.test, metadata });
+      bytes = await postProcessInHelper(pdf, { watermark: job.test, metadata }, signal);
     } catch (e) {
-      throw new RenderFailure("RENDER_FAILED", "pdf_postprocess_failed", `The PDF could not be finished: ${(e as Error).message}`);
+      throw helperFailure(e, signal, "pdf_postprocess_failed", "The PDF could not be finished");
     }
   }
   if (job.image) {
@@ -259,6 +261,18 @@ async function finish(printed: Uint8Array, pageCount: number, job: RenderJob, si
     throw new RenderFailure("LIMIT_EXCEEDED", "max_output_bytes", `The output is ${bytes.byteLength} bytes; the limit is ${cfg.RENDER_MAX_OUTPUT_BYTES}`);
   }
   return { bytes, pageCount };
+}
+
+/**
+ * What a job in a PDF helper (helpers.ts) ending in error fails the render with: the render's own
+ * abort when its signal fired; render_process_exited past the helper's memory (spec: Limits >
+ * Renders, other working memory) or when the helper stopped; else the job's own failure.
+ */
+export function helperFailure(e: unknown, signal: AbortSignal, diagnostic: "pdf_postprocess_failed" | "document_invalid", what: string): Error {
+  if (signal.aborted) return new RenderAborted(signal.reason === "timeout" ? "timeout" : "cancelled");
+  if (e instanceof HelperLimitError && e.limit === "start") return new TransientRenderError(`${what}: ${e.message}`, { cause: e });
+  if (e instanceof HelperLimitError) return new RenderFailure("RENDER_FAILED", "render_process_exited", `${what}: ${e.message}`);
+  return new RenderFailure("RENDER_FAILED", diagnostic, `${what}: ${(e as Error).message}`);
 }
 
 function classifyBrowserError(e: unknown, job: RenderJob): Error {

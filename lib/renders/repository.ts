@@ -63,18 +63,30 @@ export function lockExpiredLeases(ex: Executor, limit: number) {
  * (cascade), and returns what locates their files. Queued and processing renders are never deleted,
  * whatever their age: a worker may hold them.
  */
-export function deleteExpiredRenders(ex: Executor, cutoff: Date, limit: number) {
-  const expired = ex
-    .select({ id: renders.id })
-    .from(renders)
-    .where(and(lt(renders.createdAt, cutoff), inArray(renders.state, ENDED)))
-    .orderBy(renders.createdAt)
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  return ex
-    .delete(renders)
-    .where(inArray(renders.id, expired))
-    .returning({ id: renders.id, workspaceId: renders.workspaceId, format: renders.format, attempts: renders.attempts, fileKey: renders.fileKey });
+/**
+ * Deletes up to `limit` ended renders created before `cutoff` (oldest first, skipping rows another
+ * transaction holds) and returns them. The same statement adds the succeeded non-test ones to
+ * retired_documents by workspace and month of creation, so the monthly document count loses
+ * nothing (spec: Limits > Monthly documents): a reader sees each render either kept or retired.
+ */
+export async function deleteExpiredRenders(ex: Executor, cutoff: Date, limit: number) {
+  const rows = await ex.execute<{ id: string; workspace_id: string; format: RenderRow["format"]; attempts: number; file_key: string | null }>(sql`
+    with expired as (
+      select id from renders
+      where created_at < ${cutoff.toISOString()}::timestamptz and state in (${sql.join(ENDED.map((s) => sql`${s}`), sql`, `)})
+      order by created_at limit ${limit}
+      for update skip locked
+    ), deleted as (
+      delete from renders where id in (select id from expired)
+      returning id, workspace_id, format, attempts, file_key, state, test, created_at
+    ), retired as (
+      insert into retired_documents (workspace_id, month, documents)
+      select workspace_id, date_trunc('month', created_at at time zone 'UTC')::date, count(*)
+      from deleted where state = 'succeeded' and not test group by 1, 2
+      on conflict (workspace_id, month) do update set documents = retired_documents.documents + excluded.documents
+    )
+    select id, workspace_id, format, attempts, file_key from deleted`);
+  return [...rows].map((r) => ({ id: r.id, workspaceId: r.workspace_id, format: r.format, attempts: Number(r.attempts), fileKey: r.file_key }));
 }
 
 /**

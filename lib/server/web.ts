@@ -15,7 +15,7 @@ import { POST as createRenderRoute } from "../../app/v1/renders/route";
 import { runDirect } from "./direct";
 import { loadEndpoints } from "./endpoints";
 import { boss, stopBoss } from "../jobs/boss";
-import { flushLogs, log } from "../log";
+import { flushLogs, log, sanitizeConsole } from "../log";
 import { listenForEndedRenders } from "../renders/events";
 import { bootstrap } from "../workspaces/bootstrap";
 
@@ -32,6 +32,7 @@ const CONSOLE_HEADERS = { "content-security-policy": "frame-ancestors 'none'", "
  */
 async function main() {
   process.env.FOLIO_PROCESS ??= "web";
+  sanitizeConsole();
   const cfg = config();
   process.env.NEXTAUTH_URL = cfg.PUBLIC_URL;
   await runMigrations(cfg.DATABASE_URL!);

@@ -6,8 +6,12 @@ import { createDatabase } from "../db/embedded";
 export type CuttableDatabase = {
   /** The database's URL through the proxy: give it to the process under test. */
   url: string;
-  /** Ends every connection through the proxy and refuses new ones, as in an outage. */
-  cut: () => void;
+  /**
+   * Ends every connection through the proxy and refuses new ones, as in an outage. With `hang`,
+   * new connections are taken and never answered instead, as when the database's host is gone
+   * (a connection attempt waits for its time-out).
+   */
+  cut: (opts?: { hang?: boolean }) => void;
   /** Lets connections through again. */
   restore: () => void;
   /** Stops the proxy and drops the database. */
@@ -25,9 +29,16 @@ export async function cuttableDatabase(adminUrl: string): Promise<CuttableDataba
   await createDatabase(adminUrl, name);
   const target = new URL(adminUrl);
   const open = new Set<net.Socket>();
-  let cut = false;
+  let cut: false | "refuse" | "hang" = false;
+  const held = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    if (cut) return void client.destroy();
+    if (cut === "refuse") return void client.destroy();
+    if (cut === "hang") {
+      held.add(client);
+      client.on("error", () => {});
+      client.on("close", () => held.delete(client));
+      return;
+    }
     const upstream = net.connect(Number(target.port), target.hostname);
     for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
       open.add(a);
@@ -45,15 +56,16 @@ export async function cuttableDatabase(adminUrl: string): Promise<CuttableDataba
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    cut: () => {
-      cut = true;
+    cut: (opts = {}) => {
+      cut = opts.hang ? "hang" : "refuse";
       for (const s of open) s.destroy();
     },
     restore: () => {
       cut = false;
+      for (const s of held) s.destroy();
     },
     close: async () => {
-      for (const s of open) s.destroy();
+      for (const s of [...open, ...held]) s.destroy();
       await new Promise((resolve) => server.close(resolve));
       const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await sql.unsafe(`drop database if exists "${name}" with (force)`).finally(() => sql.end({ timeout: 5 }));

@@ -1,0 +1,120 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { cuttableDatabase, type CuttableDatabase } from "@/lib/testing/cuttable-database";
+import { signIn } from "@/lib/testing/factories";
+import { TEST_ADMIN } from "@/lib/testing/global-setup";
+import { api, expectError } from "@/lib/testing/http";
+import { logLine } from "@/lib/testing/logs";
+import { projectRoot, startWebServer, type WebServer } from "@/lib/testing/server";
+
+// A web server of its own on a database a test can take away (or make refuse a statement).
+let database: CuttableDatabase;
+let web: WebServer;
+let key: string;
+const logDir = path.join(inject("dataDir"), `db-failures-${process.pid}`);
+
+beforeAll(async () => {
+  fs.mkdirSync(logDir, { recursive: true });
+  database = await cuttableDatabase(inject("adminUrl"));
+  web = await startWebServer({ ...inject("serverEnv"), DATABASE_URL: database.url }, logDir);
+  const workspaces = (await admin("workspace", "list")) as { items: { id: string }[] };
+  key = ((await admin("key", "create", "--workspace", workspaces.items[0]!.id, "--name", "failures", "--scopes", "all")) as { secret: string }).secret;
+}, 120_000);
+
+/** The admin CLI's JSON answer, run against this file's database. */
+function admin(...args: string[]): Promise<unknown> {
+  return new Promise((resolve, reject) =>
+    execFile("npm", ["run", "--silent", "admin", "--", ...args, "--json"], { cwd: projectRoot, env: { ...process.env, ...inject("serverEnv"), DATABASE_URL: database.url } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`admin ${args.join(" ")}: ${stderr}`)) : resolve(JSON.parse(stdout)),
+    ),
+  );
+}
+
+afterAll(async () => {
+  await web?.stop();
+  await database?.close();
+});
+
+const listRenders = () => api("/v1/renders?limit=1", { baseUrl: web.baseUrl, key });
+
+describe("a statement the database refuses", () => {
+  it("is logged with its class, code and constraint, never with the values it was given", { timeout: 60_000 }, async () => {
+    const secret = `caller-secret-${randomBytes(8).toString("hex")}`;
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    // Every new render input is refused: PostgreSQL's error then carries the row in its detail,
+    // and drizzle's the document in its message and params.
+    await sql.unsafe(`alter table render_inputs add constraint refuse_every_input check (false) not valid`);
+    try {
+      const res = await api("/v1/renders", { baseUrl: web.baseUrl, key, body: { document: { html: `<p>${secret}</p>` } } });
+      expectError(res, 500, "INTERNAL");
+      const requestId = res.headers.get("x-request-id");
+      const line = (await logLine(web.logFile, (l) => l.msg === "unexpected error" && l.requestId === requestId)) as { err?: Record<string, unknown> };
+      expect(line.err).toMatchObject({
+        type: "DrizzleQueryError",
+        message: "Failed query",
+        query: expect.stringContaining("render_inputs"),
+        stack: expect.stringContaining("    at "),
+        cause: { type: "PostgresError", code: "23514", constraint_name: "refuse_every_input", table_name: "render_inputs" },
+      });
+      expect(line.err).not.toHaveProperty("params");
+      expect(fs.readFileSync(web.logFile, "utf8")).not.toContain(secret);
+    } finally {
+      await sql.unsafe(`alter table render_inputs drop constraint refuse_every_input`);
+      await sql.end({ timeout: 5 });
+    }
+  });
+});
+
+describe("a database outage", () => {
+  it("answers 503 INTERNAL, retryable, with Retry-After, within seconds; the console says so; both recover", { timeout: 120_000 }, async () => {
+    const cookie = await signIn(TEST_ADMIN.email, TEST_ADMIN.password, web.baseUrl);
+    const consolePage = async () => {
+      const res = await fetch(`${web.baseUrl}/renders`, { headers: { cookie }, redirect: "manual" });
+      return { status: res.status, text: await res.text() };
+    };
+    expect((await listRenders()).status).toBe(200);
+    expect((await consolePage()).text).not.toContain("Folio is briefly unavailable");
+
+    // The host is gone: open connections drop, new ones are never answered (the connect time-out).
+    database.cut({ hang: true });
+    try {
+      for (let i = 0; i < 2; i++) {
+        const started = Date.now();
+        const res = await listRenders();
+        const e = expectError(res, 503, "INTERNAL");
+        expect(e.retryable).toBe(true);
+        expect(e.message).toMatch(/briefly unavailable/);
+        const retryAfter = Number(res.headers.get("retry-after"));
+        expect(retryAfter).toBeGreaterThanOrEqual(1);
+        expect(retryAfter).toBeLessThanOrEqual(10);
+        // Not tight: the driver's own default is 30 s.
+        expect(Date.now() - started).toBeLessThan(20_000);
+      }
+      const page = await consolePage();
+      expect(page.text).toContain("Folio is briefly unavailable");
+      expect(page.text).toContain("Try again in a few seconds");
+      const line = await logLine(web.logFile, (l) => l.msg === "database unavailable");
+      expect(line).toMatchObject({ level: 40, err: { type: "DrizzleQueryError", cause: { code: expect.stringMatching(/^(CONNECTION_CLOSED|CONNECT_TIMEOUT)$/) } } });
+    } finally {
+      database.restore();
+    }
+
+    // A database that refuses connections outright answers the same, at once.
+    database.cut();
+    try {
+      const e = expectError(await listRenders(), 503, "INTERNAL");
+      expect(e.retryable).toBe(true);
+    } finally {
+      database.restore();
+    }
+
+    await expect.poll(async () => (await listRenders()).status, { timeout: 30_000, interval: 500 }).toBe(200);
+    const page = await consolePage();
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain("Folio is briefly unavailable");
+  });
+});

@@ -1,0 +1,19 @@
+// The entry of a helper process of lib/offload/pool.ts: plain JavaScript, so it starts the same way
+// under tsx (worker), Next.js (web, whose bundle does not hold it) and vitest; it loads the
+// TypeScript loader, then the jobs, and answers one message at a time over its IPC channel.
+import { register } from "tsx/esm/api";
+
+register();
+const { jobs } = await import("./jobs.ts");
+
+process.on("message", async ({ id, job, args }) => {
+  try {
+    const value = await jobs[job](...args);
+    process.send({ id, ok: true, value });
+  } catch (e) {
+    process.send({ id, ok: false, error: { name: e?.constructor?.name ?? "Error", message: String(e?.message ?? e) } });
+  }
+});
+// The parent went away: nothing is left to answer.
+process.on("disconnect", () => process.exit(0));
+process.send({ ready: true });

@@ -1,0 +1,79 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { readFont } from "@/lib/testing/images";
+import { HelperJobError, HelperLimitError, HelperPool } from "./pool";
+
+// Real helper processes (no server): each limit ends the helper that ran the job, only that job
+// fails, and the pool answers the next job on a fresh helper.
+
+const pool = new HelperPool({ name: "test", warmHelpers: 1, maxHelpers: 2, memoryMb: 96, timeoutMs: 1500 });
+afterAll(() => pool.close());
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe("HelperPool", () => {
+  it("runs jobs in a warm helper, passing bytes both ways, and reports a job's own error by its class", { timeout: 30_000 }, async () => {
+    await pool.warm();
+    expect(pool.pids).toHaveLength(1);
+    const pid = pool.pids[0]!;
+    expect(pid).not.toBe(process.pid);
+    expect(await pool.run<number>("spin", [5])).toBe(5);
+    const font = await pool.run<{ problem?: string; codePoints: Uint32Array }>("parseFont", [readFont("interWoff2")]);
+    expect(font.problem).toBeUndefined();
+    expect(font.codePoints).toBeInstanceOf(Uint32Array);
+    expect(font.codePoints).toContain("A".codePointAt(0));
+    const err = await pool.run("fail", ["no such page"]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HelperJobError);
+    expect(err).toMatchObject({ remoteName: "RangeError", message: "no such page" });
+    expect(pool.pids).toEqual([pid]); // a job's error leaves its helper in service
+  });
+
+  it("ends a job past its time limit with its helper only; the job beside it and the next one succeed", { timeout: 30_000 }, async () => {
+    await pool.warm();
+    const [slow, beside] = [pool.run("spin", [60_000]).catch((e: unknown) => e), pool.run<number>("spin", [300])];
+    const err = await slow;
+    expect(err).toBeInstanceOf(HelperLimitError);
+    expect(err).toMatchObject({ limit: "time", message: "it took longer than 1.5 s" });
+    expect(await beside).toBe(300);
+    expect(await pool.run<number>("spin", [1])).toBe(1);
+  });
+
+  it("ends a job past its heap limit with its helper (this process goes on) and starts another", { timeout: 30_000 }, async () => {
+    await pool.warm();
+    const before = pool.pids[0]!;
+    const err = await pool.run("exhaust", []).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HelperLimitError);
+    expect(err).toMatchObject({ limit: "memory", message: "it needed more than 96 MiB of memory" });
+    expect(alive(before)).toBe(false);
+    expect(await pool.run<number>("spin", [1])).toBe(1);
+    expect(pool.pids).not.toContain(before);
+  });
+
+  it("ends a running job's helper when its signal fires, rejecting with the signal's reason", { timeout: 30_000 }, async () => {
+    await pool.warm();
+    const controller = new AbortController();
+    const running = pool.run("spin", [60_000], { signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort("cancelled"), 200);
+    expect(await running).toBe("cancelled");
+    expect(await pool.run<number>("spin", [1])).toBe(1);
+  });
+
+  it("gives helpers none of the process's settings", { timeout: 30_000 }, async () => {
+    process.env.FOLIO_POOL_TEST_SECRET = "x";
+    try {
+      const names = await pool.run<string[]>("environment", []);
+      expect(names).not.toContain("FOLIO_POOL_TEST_SECRET");
+      expect(names).not.toContain("DATABASE_URL");
+      expect(names).not.toContain("SECRET_KEY");
+      expect(names).toContain("PATH");
+    } finally {
+      delete process.env.FOLIO_POOL_TEST_SECRET;
+    }
+  });
+});
