@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
@@ -6,6 +7,7 @@ import CredentialsProvider from "next-auth/providers/credentials";
 import { z } from "zod";
 import { config } from "../config";
 import { db } from "../db/client";
+import { isDatabaseUnavailable } from "../db/unavailable";
 import { deriveKey } from "../crypto";
 import { forbidden, isAppError, unauthorized } from "../errors";
 import { log } from "../log";
@@ -37,6 +39,27 @@ export const sessionLifetimeMs = () => config().SESSION_MAX_AGE_HOURS * 3_600_00
 /** next-auth's error code for an account past its limit on wrong passwords (the sign-in form says so). */
 export const ACCOUNT_LOCKED = "AccountLocked";
 
+/** A session check's outcome that next-auth would hide: the database error it met, if the database was unavailable. */
+type SessionCheck = { unavailable?: unknown };
+const sessionCheck = new AsyncLocalStorage<SessionCheck>();
+
+/**
+ * Runs a next-auth call (getServerSession, its route handler) and tells whether its session check
+ * met a database outage, which next-auth itself reports as "signed out".
+ */
+export async function checkingSession<T>(fn: () => Promise<T>): Promise<{ result: T; unavailable?: unknown }> {
+  const check: SessionCheck = {};
+  const result = await sessionCheck.run(check, fn);
+  return { result, ...(check.unavailable ? { unavailable: check.unavailable } : {}) };
+}
+
+/** getServerSession, except that a database outage met by the session check is thrown, not taken for "signed out". */
+export async function readServerSession() {
+  const { result, unavailable } = await checkingSession(() => getServerSession(authOptions()));
+  if (unavailable) throw unavailable;
+  return result;
+}
+
 /** Thrown in the jwt callback for a session that has ended: next-auth then clears its cookie and answers no session. */
 class SessionEnded extends Error {}
 
@@ -52,7 +75,12 @@ async function assertSessionCurrent(token: JWT, now = Date.now()) {
   const { uid, sat, epoch, sid } = token;
   if (typeof uid !== "string" || typeof sat !== "number" || typeof epoch !== "number") throw new SessionEnded("a token from before sessions had an epoch");
   if (now - sat >= sessionLifetimeMs()) throw new SessionEnded("past its lifetime");
-  const state = await findSessionState(db(), uid);
+  const state = await findSessionState(db(), uid).catch((err: unknown) => {
+    // why: next-auth turns any error of this callback into "no session" (and clears the cookie);
+    // an outage must answer "try again" instead of signing the person out (readServerSession).
+    if (isDatabaseUnavailable(err)) { const check = sessionCheck.getStore(); if (check) check.unavailable = err; }
+    throw err;
+  });
   if (!state) throw new SessionEnded("the user is gone");
   if (state.epoch !== epoch && !(state.keptId !== null && state.keptId === sid)) throw new SessionEnded("ended by a password change or sign-out everywhere");
 }
@@ -161,7 +189,7 @@ export function assertSameOriginHeaders(method: string, headers: Pick<Headers, "
  * A request that `effect`s a change in a suspended workspace is refused with 403 (lib/auth/context.ts).
  */
 export async function sessionCtx(req: Request, requestId: string, effect: Effect): Promise<Ctx | null> {
-  const session = await getServerSession(authOptions());
+  const session = await readServerSession();
   if (!session?.userId || !session.workspaceId) return null;
   assertSameOrigin(req);
   const m = await findMembership(db(), session.userId, session.workspaceId);

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { getServerSession } from "next-auth";
 import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import type { Ctx } from "../auth/context";
 import { roleScopes, scopeActions, type Scope } from "../auth/scopes";
-import { authOptions } from "../auth/session";
+import { readServerSession } from "../auth/session";
 import { db } from "../db/client";
 import { isDatabaseUnavailable } from "../db/unavailable";
 import { log } from "../log";
@@ -34,7 +33,7 @@ export type ConsoleSession = {
  * (its lifetime passed, or a password change or "sign out everywhere" ended it: lib/auth/session.ts).
  */
 export const consoleSession = cache(async (): Promise<ConsoleSession | null> => {
-  const session = await getServerSession(authOptions());
+  const session = await readServerSession();
   if (!session?.userId) return null;
   const user = await findUserById(db(), session.userId);
   if (!user) return null;

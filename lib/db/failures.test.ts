@@ -96,6 +96,11 @@ describe("a database outage", () => {
       }
       const page = await consolePage();
       expect(page.text).toContain("Folio is briefly unavailable");
+      // The session check meets the outage too: "retry", never "signed out" with a cleared cookie.
+      const check = await fetch(`${web.baseUrl}/api/auth/session`, { headers: { cookie } });
+      expect(check.status).toBe(503);
+      expect(check.headers.get("retry-after")).toBe("5");
+      expect(check.headers.getSetCookie()).toEqual([]);
       expect(page.text).toContain("Try again in a few seconds");
       const line = await logLine(web.logFile, (l) => l.msg === "database unavailable");
       expect(line).toMatchObject({ level: 40, err: { type: "DrizzleQueryError", cause: { code: expect.stringMatching(/^(CONNECTION_CLOSED|CONNECT_TIMEOUT)$/) } } });

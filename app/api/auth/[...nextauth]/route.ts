@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/session";
+import { authOptions, checkingSession } from "@/lib/auth/session";
 import { refuseAuthPost } from "@/lib/http/auth-guard";
+import { beginRequest, errorAnswer } from "@/lib/http/steps";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 type Handler = (req: Request, ctx: Ctx) => Promise<Response>;
@@ -9,7 +10,11 @@ let handler: Handler | undefined;
 // why: built on first use, so `next build` never reads configuration or secrets.
 async function handle(req: Request, ctx: Ctx) {
   handler ??= NextAuth(authOptions()) as unknown as Handler;
-  return handler(req, ctx);
+  const { result, unavailable } = await checkingSession(() => handler!(req, ctx));
+  // why: next-auth answers a session check that met a database outage with "no session" and a
+  // cleared cookie; the person stays signed in and is told to retry (503, Retry-After) instead.
+  if (unavailable) return errorAnswer(beginRequest(req.headers.get("x-request-id")), unavailable);
+  return result;
 }
 
 /** A POST from another origin, or a sign-in attempt past the limit, never reaches next-auth. */
