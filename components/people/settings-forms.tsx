@@ -107,30 +107,39 @@ export function ChangePasswordForm({ email }: { email: string }) {
   );
 }
 
-/** Ends every session of the person, this browser's too, then goes to the sign-in page. */
-export function SignOutEverywhere() {
+/**
+ * A confirmed action after which this console is no longer the person's (their sessions ended, or
+ * they left the workspace): on success the browser loads `then` afresh, so nothing of the
+ * signed-in console stays in the router's cache; on failure the message shows above the button.
+ */
+function ConfirmedExit({ action, then, danger = false, title, text, label, icon }: {
+  action: () => Promise<ActionResult<unknown>>;
+  then: string;
+  danger?: boolean;
+  title: string;
+  text: string;
+  label: string;
+  icon: React.ReactNode;
+}) {
   const [error, setError] = useState<string>();
-  const signOut = async () => {
-    const r = await signOutEverywhereAction({});
-    if (r.ok) {
-      // why a full load: nothing of the signed-in console may stay in the router's cache.
-      window.location.assign(new URL("/sign-in", window.location.href));
-      return;
-    }
+  const run = async () => {
+    const r = await action();
+    if (r.ok) return void window.location.assign(new URL(then, window.location.href));
     setError(r.error.message);
   };
   return (
     <div className="max-w-md space-y-4">
       <FormError message={error} />
       <ConfirmDialog
-        title="Sign out everywhere?"
-        text="Every browser and device where you are signed in is signed out within a second, this one too. You then sign in again here."
-        confirmLabel="Sign out everywhere"
-        onConfirm={signOut}
+        danger={danger}
+        title={title}
+        text={text}
+        confirmLabel={label}
+        onConfirm={run}
         trigger={
-          <Button variant="secondary">
-            <MonitorX aria-hidden="true" className="size-4" />
-            Sign out everywhere
+          <Button variant={danger ? "danger" : "secondary"}>
+            {icon}
+            {label}
           </Button>
         }
       />
@@ -138,32 +147,30 @@ export function SignOutEverywhere() {
   );
 }
 
-export function LeaveWorkspace({ workspaceName }: { workspaceName: string }) {
-  const [error, setError] = useState<string>();
-  const leave = async () => {
-    const r = await leaveWorkspaceAction({});
-    if (r.ok) {
-      window.location.assign(new URL("/", window.location.href));
-      return;
-    }
-    setError(r.error.message);
-  };
+/** Ends every session of the person, this browser's too, then goes to the sign-in page. */
+export function SignOutEverywhere() {
   return (
-    <div className="max-w-md space-y-4">
-      <FormError message={error} />
-      <ConfirmDialog
-        danger
-        title={`Leave ${workspaceName}?`}
-        text="You lose access at once. To come back, someone has to invite you again."
-        confirmLabel="Leave workspace"
-        onConfirm={leave}
-        trigger={
-          <Button variant="danger">
-            <LogOut aria-hidden="true" className="size-4" />
-            Leave workspace
-          </Button>
-        }
-      />
-    </div>
+    <ConfirmedExit
+      action={() => signOutEverywhereAction({})}
+      then="/sign-in"
+      title="Sign out everywhere?"
+      text="Every browser and device where you are signed in is signed out within a second, this one too. You then sign in again here."
+      label="Sign out everywhere"
+      icon={<MonitorX aria-hidden="true" className="size-4" />}
+    />
+  );
+}
+
+export function LeaveWorkspace({ workspaceName }: { workspaceName: string }) {
+  return (
+    <ConfirmedExit
+      action={() => leaveWorkspaceAction({})}
+      then="/"
+      danger
+      title={`Leave ${workspaceName}?`}
+      text="You lose access at once. To come back, someone has to invite you again."
+      label="Leave workspace"
+      icon={<LogOut aria-hidden="true" className="size-4" />}
+    />
   );
 }
