@@ -151,6 +151,57 @@ describe("the worker's browser", () => {
   });
 });
 
+describe("the worker's pdftoppm (PNG and JPEG renders, image previews)", () => {
+  /**
+   * The first pdftoppm seen among a worker's children while image renders run: its /proc entries
+   * are read the moment it is seen, as ps would. Looks at the workers' children only (cheap enough
+   * to poll every few milliseconds).
+   */
+  async function catchPdftoppm(dataDir: string): Promise<Proc & { cwd?: string; status?: string }> {
+    const { workers } = workerBrowsers(dataDir);
+    expect(workers.length).toBeGreaterThan(0);
+    let seen: (Proc & { cwd?: string; status?: string }) | undefined;
+    const poll = setInterval(() => {
+      for (const w of workers) {
+        const children = attempt(() => fs.readFileSync(`/proc/${w.pid}/task/${w.pid}/children`, "utf8")) ?? "";
+        for (const pid of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
+          const p = readProc(pid);
+          if (!seen && p?.command.startsWith("pdftoppm ")) seen = { ...p, cwd: attempt(() => fs.readlinkSync(`/proc/${pid}/cwd`)), status: attempt(() => fs.readFileSync(`/proc/${pid}/status`, "utf8")) };
+        }
+      }
+    }, 3);
+    try {
+      // A large JPEG of a busy page keeps pdftoppm at work for a while; a few tries in case one
+      // ran between two looks.
+      const cells = Array.from({ length: 4000 }, (_, i) => `<i style="background:linear-gradient(${i}deg,#f00,#00f)"></i>`).join("");
+      const html = `<style>i{display:inline-block;width:9px;height:9px;border-radius:4px}</style>${cells}`;
+      for (let i = 0; i < 5 && !seen; i++) {
+        const r = await createRender(w.key, { document: { html }, format: "jpeg", image: { scale: 4 }, waitMs: 30_000 });
+        expect(r.body.state, JSON.stringify(r.body.error)).toBe("succeeded");
+      }
+    } finally {
+      clearInterval(poll);
+    }
+    expect(seen, "no pdftoppm was seen running").toBeDefined();
+    return seen!;
+  }
+
+  it("runs as the browser user, without capabilities, in an environment holding nothing of Folio's, outside DATA_DIR", { timeout: 120_000 }, async () => {
+    const dataDir = inject("dataDir");
+    const p = await catchPdftoppm(dataDir);
+    const expectedUid = asRoot ? uidOf(BROWSER_USER) : process.getuid!();
+    expect(p.uids, p.command).toEqual([expectedUid, expectedUid, expectedUid, expectedUid]);
+    const names = (p.environ ?? []).map((e) => e.slice(0, e.indexOf("=")));
+    expect(names.sort()).toEqual(["HOME", "LANG", "PATH", "TMPDIR"]);
+    for (const setting of FOLIO_SETTINGS) expect(names).not.toContain(setting);
+    expect(p.status).toMatch(/^CapEff:\s+0+$/m);
+    expect(p.status).toMatch(/^NoNewPrivs:\s+1$/m);
+    expect(p.cwd, "its working folder").toBeDefined();
+    expect(p.cwd!.startsWith(dataDir)).toBe(false);
+    expect(p.environ).toContain(`HOME=${p.cwd}`);
+  });
+});
+
 describe("a worker whose browser cannot start its sandbox", () => {
   let dir: string;
   beforeAll(() => {
