@@ -9,7 +9,7 @@ import { drain } from "@/lib/jobs/drain";
 import { flushLogs, log } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { closeRenderHelpers, warmRenderHelpers } from "@/lib/render-engine/helpers";
-import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
+import { becomeNonDumpable, browserUser, containmentWarnings, protectDataDir, requireSeparateUser } from "@/lib/render-engine/containment";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, settleUploads, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL, rendering } from "@/lib/renders/processing";
 import { handleBlobDeletion } from "./jobs/blob-deletion";
@@ -36,9 +36,14 @@ const WEBHOOK_STARTS_PER_SECOND_WHILE_RENDERING = 50;
  * lets running renders finish within the render time limit.
  */
 async function main() {
+  // why first: nothing of the worker's (its environment above all) may be readable through /proc
+  // by a process of its own user, and a worker that is not root re-executes itself for that.
+  const nonDumpable = becomeNonDumpable();
   process.env.FOLIO_PROCESS ??= "worker";
   const cfg = config();
   surviveUnhandledRejections();
+  // RENDERER_REQUIRE_SANDBOX: a worker that cannot give its browser a user of its own stops here.
+  requireSeparateUser(browserUser());
   await runMigrations(cfg.DATABASE_URL!);
   protectDataDir();
   const pool = new BrowserPool(cfg.WORKER_CONCURRENCY);
@@ -78,7 +83,7 @@ async function main() {
     setInterval(webhookDispatcher.wake, 2_000),
   ];
   const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.WORKER_HEALTH_HOST, pool) : undefined;
-  log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment }, "worker started");
+  log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment, dumpable: !nonDumpable }, "worker started");
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -129,11 +134,18 @@ function serveHealth(port: number, host: string, pool: BrowserPool) {
     .listen(port, host);
 }
 
-/** How the browser is contained, and the loud warning when its sandbox is off (README, "Renderer sandbox"). */
+/**
+ * How the browser is contained, and the loud warnings when its sandbox is off or it shares the
+ * worker's user (README, "Renderer sandbox").
+ */
 function containmentDetails(pool: BrowserPool) {
   const c = pool.containment;
   if (!c) return {};
-  return { browser: { sandbox: c.sandbox, ...(c.user ? { user: c.user } : {}) }, ...(c.sandbox ? {} : { warnings: [SANDBOX_OFF_MESSAGE] }) };
+  const warnings = containmentWarnings(c);
+  return {
+    browser: { sandbox: c.sandbox, separateUser: c.separateUser, sandboxRequired: c.required, ...(c.user ? { user: c.user } : {}) },
+    ...(warnings.length ? { warnings } : {}),
+  };
 }
 
 main().catch((err) => {
