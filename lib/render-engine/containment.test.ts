@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { pdfText } from "@/lib/testing/pdf";
@@ -247,6 +248,16 @@ exit 1
       expect(ready.warnings[0]).toContain("WITHOUT");
       const lines = fs.readFileSync(logFile, "utf8").split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { level: number; msg: string });
       expect(lines).toContainEqual(expect.objectContaining({ level: 50, msg: expect.stringContaining("sandbox OFF") }));
+      // What the console's platform page shows (lib/workers): the worker's report, gone at its stop.
+      const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+      try {
+        const reports = await sql<{ id: string; sandbox: boolean; warnings: string[] }[]>`select id, sandbox, warnings from worker_containment`;
+        expect(reports).toEqual([{ id: expect.stringMatching(new RegExp(`:${worker.proc.pid}$`)), sandbox: false, warnings: [expect.stringContaining("WITHOUT")] }]);
+        await worker.stop();
+        expect(await sql`select id from worker_containment`).toEqual([]);
+      } finally {
+        await sql.end();
+      }
     } finally {
       await worker.stop();
     }

@@ -83,6 +83,11 @@ export const SAME_USER_MESSAGE =
   "The worker does not run as root, so the browser and pdftoppm run as the worker's own user: a renderer exploit could read DATA_DIR " +
   "(the secret key) and the worker's files. Run the worker as root so that they run as CHROMIUM_USER. See README, 'Renderer sandbox'.";
 
+/** What the log, the readiness details and the platform page say when the worker stayed dumpable. */
+export const DUMPABLE_MESSAGE =
+  "The worker could not make itself non-dumpable (an execute-only copy of node could not run from the temporary folder, mounted noexec?): " +
+  "a process of its own user can read its environment (database URL, secret key) through /proc. See docs/architecture.md, Threat model.";
+
 /** The warnings of a containment short of the full one, for the log, the readiness details and the platform page. */
 export function containmentWarnings(c: Pick<Containment, "sandbox" | "separateUser">): string[] {
   return [...(c.sandbox ? [] : [SANDBOX_OFF_MESSAGE]), ...(c.separateUser ? [] : [SAME_USER_MESSAGE])];

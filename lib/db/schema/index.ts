@@ -15,3 +15,4 @@ export * from "./workspace-files";
 export * from "./destinations";
 export * from "./webhooks";
 export * from "./batches";
+export * from "./workers";
