@@ -53,6 +53,11 @@ const EnvSchema = z.object({
   /** The interface of the worker's health port; loopback unless an orchestrator must reach it from outside. */
   WORKER_HEALTH_HOST: z.string().min(1).default("127.0.0.1"),
   DEPLOYMENT_MODE: z.enum(["self-hosted", "hosted"]).default("self-hosted"),
+  /**
+   * The worker refuses to start unless its browser runs with Chromium's sandbox and as a user of
+   * its own (CHROMIUM_USER, so the worker must run as root). Default: on when hosted, off otherwise.
+   */
+  RENDERER_REQUIRE_SANDBOX: bool.optional(),
   RETENTION_DAYS: int(1, 3650).default(30),
   /** How long a new database connection may take before the request that needed it fails as unavailable (503). */
   DATABASE_CONNECT_TIMEOUT_SECONDS: int(1, 600).default(5),
@@ -98,8 +103,9 @@ const EnvSchema = z.object({
 
 type Env = z.infer<typeof EnvSchema>;
 
-export type Config = Omit<Env, "SECRET_KEY" | "WORKER_CONCURRENCY"> & {
+export type Config = Omit<Env, "SECRET_KEY" | "WORKER_CONCURRENCY" | "RENDERER_REQUIRE_SANDBOX"> & {
   SECRET_KEY: Buffer;
+  RENDERER_REQUIRE_SANDBOX: boolean;
   WORKER_CONCURRENCY: number;
   DATA_DIR: string;
 };
@@ -135,6 +141,7 @@ export function config(): Config {
     PUBLIC_URL: env.PUBLIC_URL.replace(/\/+$/, ""),
     SECRET_KEY: env.SECRET_KEY ? Buffer.from(env.SECRET_KEY, "base64") : loadOrCreateSecretKey(dataDir),
     WORKER_CONCURRENCY: env.WORKER_CONCURRENCY ?? Math.max(1, os.availableParallelism()),
+    RENDERER_REQUIRE_SANDBOX: env.RENDERER_REQUIRE_SANDBOX ?? env.DEPLOYMENT_MODE === "hosted",
   };
   return cached;
 }

@@ -9,7 +9,8 @@ import { drain } from "@/lib/jobs/drain";
 import { flushLogs, log, sanitizeConsole } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { closeRenderHelpers, warmRenderHelpers } from "@/lib/render-engine/helpers";
-import { protectDataDir, SANDBOX_OFF_MESSAGE } from "@/lib/render-engine/containment";
+import { becomeNonDumpable, browserUser, containmentWarnings, DUMPABLE_MESSAGE, protectDataDir, requireSeparateUser } from "@/lib/render-engine/containment";
+import { forgetWorker, REPORT_EVERY_MS, reportContainment } from "@/lib/workers";
 import { LEASE_MS, reapAbandonedRenders, renewLeases, settleUploads, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL, rendering } from "@/lib/renders/processing";
 import { handleBlobDeletion } from "./jobs/blob-deletion";
@@ -36,10 +37,15 @@ const WEBHOOK_STARTS_PER_SECOND_WHILE_RENDERING = 50;
  * lets running renders finish within the render time limit.
  */
 async function main() {
+  // why first: nothing of the worker's (its environment above all) may be readable through /proc
+  // by a process of its own user, and a worker that is not root re-executes itself for that.
+  const nonDumpable = becomeNonDumpable();
   process.env.FOLIO_PROCESS ??= "worker";
   sanitizeConsole();
   const cfg = config();
   surviveUnhandledRejections();
+  // RENDERER_REQUIRE_SANDBOX: a worker that cannot give its browser a user of its own stops here.
+  requireSeparateUser(browserUser());
   await runMigrations(cfg.DATABASE_URL!);
   protectDataDir();
   const pool = new BrowserPool(cfg.WORKER_CONCURRENCY);
@@ -73,13 +79,17 @@ async function main() {
 
   const every = (ms: number, fn: () => Promise<unknown>, what: string) =>
     setInterval(() => void fn().catch((err) => log().error({ err }, `${what} failed`)), ms);
+  // The platform page's view of this worker's containment (lib/workers).
+  const report = () => reportContainment(containmentReport(pool, nonDumpable));
+  await report().catch((err) => log().error({ err }, "containment report failed"));
   const timers = [
+    every(REPORT_EVERY_MS, report, "containment report"),
     every(LEASE_MS / 3, renewLeases, "lease renewal"),
     every(5_000, reapAbandonedRenders, "abandoned render check"),
     setInterval(webhookDispatcher.wake, 2_000),
   ];
-  const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.WORKER_HEALTH_HOST, pool) : undefined;
-  log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment }, "worker started");
+  const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.WORKER_HEALTH_HOST, pool, nonDumpable) : undefined;
+  log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment, dumpable: !nonDumpable }, "worker started");
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -97,7 +107,7 @@ async function main() {
     await stopBoss({ graceful: true, timeout: cfg.RENDER_TIMEOUT_MS + 10_000 });
     timers.forEach(clearInterval);
     health?.close();
-    await Promise.all([pool.close(), closeRenderHelpers()]);
+    await Promise.all([pool.close(), closeRenderHelpers(), forgetWorker().catch((err) => log().error({ err }, "containment report not removed"))]);
     await closeDb();
     log().info("worker stopped");
     flushLogs();
@@ -117,7 +127,7 @@ function surviveUnhandledRejections() {
 }
 
 /** decisions.md: /healthz (process up) and /readyz (database reachable and, for a worker, browser launched). */
-function serveHealth(port: number, host: string, pool: BrowserPool) {
+function serveHealth(port: number, host: string, pool: BrowserPool, nonDumpable: boolean) {
   const answer = (res: http.ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
   return http
@@ -125,16 +135,31 @@ function serveHealth(port: number, host: string, pool: BrowserPool) {
       if (req.url === "/healthz") return answer(res, 200, { ok: true });
       if (req.url !== "/readyz") return void res.writeHead(404).end();
       const ready = readiness({ database: await checkDatabase(), browser: pool.ready ? "ok" : "not launched" });
-      answer(res, ready.ok ? 200 : 503, { ...ready, ...containmentDetails(pool) });
+      answer(res, ready.ok ? 200 : 503, { ...ready, ...containmentDetails(pool, nonDumpable) });
     })
     .listen(port, host);
 }
 
-/** How the browser is contained, and the loud warning when its sandbox is off (README, "Renderer sandbox"). */
-function containmentDetails(pool: BrowserPool) {
+/**
+ * How the browser is contained, and the loud warnings when its sandbox is off or it shares the
+ * worker's user (README, "Renderer sandbox").
+ */
+function containmentDetails(pool: BrowserPool, nonDumpable: boolean) {
   const c = pool.containment;
   if (!c) return {};
-  return { browser: { sandbox: c.sandbox, ...(c.user ? { user: c.user } : {}) }, ...(c.sandbox ? {} : { warnings: [SANDBOX_OFF_MESSAGE] }) };
+  const { warnings } = containmentReport(pool, nonDumpable);
+  return {
+    browser: { sandbox: c.sandbox, separateUser: c.separateUser, sandboxRequired: c.required, ...(c.user ? { user: c.user } : {}) },
+    worker: { dumpable: !nonDumpable },
+    ...(warnings.length ? { warnings } : {}),
+  };
+}
+
+/** What this worker reports of its containment: its readiness details and the platform page's view. */
+function containmentReport(pool: BrowserPool, nonDumpable: boolean) {
+  const c = pool.containment ?? { sandbox: false, separateUser: false };
+  const warnings = [...containmentWarnings(c), ...(nonDumpable ? [] : [DUMPABLE_MESSAGE])];
+  return { sandbox: c.sandbox, separateUser: c.separateUser, dumpable: !nonDumpable, warnings };
 }
 
 main().catch((err) => {

@@ -3,7 +3,7 @@ import { config } from "../config";
 import { ASSET_ORIGIN } from "../assets/refs";
 import { log } from "../log";
 import { systemCoverage } from "./glyphs";
-import { browserUser, containedLaunch, describeContainment, SANDBOX_OFF_MESSAGE, type Containment } from "./containment";
+import { browserUser, containedLaunch, containmentWarnings, describeContainment, requireSeparateUser, SANDBOX_OFF_MESSAGE, sandboxRequiredError, type Containment } from "./containment";
 
 /**
  * What a page may load while it renders besides the document: the render's own assets, answered
@@ -138,10 +138,13 @@ export class BrowserPool {
 
   /**
    * Launches the contained browser (containment.ts). The sandbox is tried first on every launch;
-   * only a launch that Chromium refused for want of a usable sandbox is repeated without it, loudly.
+   * only a launch that Chromium refused for want of a usable sandbox is repeated without it, loudly,
+   * and never under RENDERER_REQUIRE_SANDBOX: then the launch fails (at start, the worker exits).
    */
   private async launch(): Promise<Browser> {
+    const required = config().RENDERER_REQUIRE_SANDBOX;
     const user = browserUser();
+    requireSeparateUser(user);
     const launch = (sandbox: boolean) =>
       chromium.launch({
         ...containedLaunch(user, sandbox),
@@ -161,12 +164,16 @@ export class BrowserPool {
       // why Chromium's own words: any other launch failure (a crash, a killed process) must stay a
       // failure, never quietly turn the sandbox off.
       if (!/No usable sandbox/.test(String(err))) throw err;
+      if (required) throw sandboxRequiredError(err);
       log().error({ err }, SANDBOX_OFF_MESSAGE);
       browser = await launch(false);
       sandbox = false;
     }
-    const containment: Containment = { user: user?.name, sandbox };
-    if (this.containment?.sandbox !== sandbox) log()[sandbox ? "info" : "error"]({ containment }, `chromium started: ${describeContainment(containment)}`);
+    const containment: Containment = { user: user?.name, sandbox, separateUser: !!user, required };
+    if (this.containment?.sandbox !== sandbox) {
+      const warnings = containmentWarnings(containment);
+      log()[warnings.length ? "error" : "info"]({ containment, ...(warnings.length ? { warnings } : {}) }, `chromium started: ${describeContainment(containment)}`);
+    }
     this.containment = containment;
     return browser;
   }

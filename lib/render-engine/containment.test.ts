@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { pdfText } from "@/lib/testing/pdf";
@@ -151,6 +152,57 @@ describe("the worker's browser", () => {
   });
 });
 
+describe("the worker's pdftoppm (PNG and JPEG renders, image previews)", () => {
+  /**
+   * The first pdftoppm seen among a worker's children while image renders run: its /proc entries
+   * are read the moment it is seen, as ps would. Looks at the workers' children only (cheap enough
+   * to poll every few milliseconds).
+   */
+  async function catchPdftoppm(dataDir: string): Promise<Proc & { cwd?: string; status?: string }> {
+    const { workers } = workerBrowsers(dataDir);
+    expect(workers.length).toBeGreaterThan(0);
+    let seen: (Proc & { cwd?: string; status?: string }) | undefined;
+    const poll = setInterval(() => {
+      for (const w of workers) {
+        const children = attempt(() => fs.readFileSync(`/proc/${w.pid}/task/${w.pid}/children`, "utf8")) ?? "";
+        for (const pid of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
+          const p = readProc(pid);
+          if (!seen && p?.command.startsWith("pdftoppm ")) seen = { ...p, cwd: attempt(() => fs.readlinkSync(`/proc/${pid}/cwd`)), status: attempt(() => fs.readFileSync(`/proc/${pid}/status`, "utf8")) };
+        }
+      }
+    }, 3);
+    try {
+      // A large JPEG of a busy page keeps pdftoppm at work for a while; a few tries in case one
+      // ran between two looks.
+      const cells = Array.from({ length: 4000 }, (_, i) => `<i style="background:linear-gradient(${i}deg,#f00,#00f)"></i>`).join("");
+      const html = `<style>i{display:inline-block;width:9px;height:9px;border-radius:4px}</style>${cells}`;
+      for (let i = 0; i < 5 && !seen; i++) {
+        const r = await createRender(w.key, { document: { html }, format: "jpeg", image: { scale: 4 }, waitMs: 30_000 });
+        expect(r.body.state, JSON.stringify(r.body.error)).toBe("succeeded");
+      }
+    } finally {
+      clearInterval(poll);
+    }
+    expect(seen, "no pdftoppm was seen running").toBeDefined();
+    return seen!;
+  }
+
+  it("runs as the browser user, without capabilities, in an environment holding nothing of Folio's, outside DATA_DIR", { timeout: 120_000 }, async () => {
+    const dataDir = inject("dataDir");
+    const p = await catchPdftoppm(dataDir);
+    const expectedUid = asRoot ? uidOf(BROWSER_USER) : process.getuid!();
+    expect(p.uids, p.command).toEqual([expectedUid, expectedUid, expectedUid, expectedUid]);
+    const names = (p.environ ?? []).map((e) => e.slice(0, e.indexOf("=")));
+    expect(names.sort()).toEqual(["HOME", "LANG", "PATH", "TMPDIR"]);
+    for (const setting of FOLIO_SETTINGS) expect(names).not.toContain(setting);
+    expect(p.status).toMatch(/^CapEff:\s+0+$/m);
+    expect(p.status).toMatch(/^NoNewPrivs:\s+1$/m);
+    expect(p.cwd, "its working folder").toBeDefined();
+    expect(p.cwd!.startsWith(dataDir)).toBe(false);
+    expect(p.environ).toContain(`HOME=${p.cwd}`);
+  });
+});
+
 describe("a worker whose browser cannot start its sandbox", () => {
   let dir: string;
   beforeAll(() => {
@@ -192,12 +244,149 @@ exit 1
     try {
       await waitForHttp(`http://127.0.0.1:${port}/readyz`, worker.proc, 30_000, logFile);
       const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
-      expect(ready).toMatchObject({ ok: true, checks: { browser: "ok" }, browser: { sandbox: false } });
-      expect(ready.warnings).toEqual([expect.stringContaining("WITHOUT")]);
+      expect(ready).toMatchObject({ ok: true, checks: { browser: "ok" }, browser: { sandbox: false, separateUser: asRoot, sandboxRequired: false } });
+      expect(ready.warnings[0]).toContain("WITHOUT");
       const lines = fs.readFileSync(logFile, "utf8").split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { level: number; msg: string });
       expect(lines).toContainEqual(expect.objectContaining({ level: 50, msg: expect.stringContaining("sandbox OFF") }));
+      // What the console's platform page shows (lib/workers): the worker's report, gone at its stop.
+      const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+      try {
+        const reports = await sql<{ id: string; sandbox: boolean; warnings: string[] }[]>`select id, sandbox, warnings from worker_containment`;
+        expect(reports).toEqual([{ id: expect.stringMatching(new RegExp(`:${worker.proc.pid}$`)), sandbox: false, warnings: [expect.stringContaining("WITHOUT")] }]);
+        await worker.stop();
+        expect(await sql`select id from worker_containment`).toEqual([]);
+      } finally {
+        await sql.end();
+      }
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("does not start where RENDERER_REQUIRE_SANDBOX is on (hosted's default), and says why", { timeout: 60_000 }, async () => {
+    const logFile = path.join(dir, "required.log");
+    const database = await privateDatabase("sandboxrequired");
+    await database.close();
+    // DEPLOYMENT_MODE=hosted without RENDERER_REQUIRE_SANDBOX: the setting's hosted default is on.
+    const worker = startProcess(
+      "worker/index.ts",
+      { ...inject("serverEnv"), DATABASE_URL: database.url, FOLIO_PROCESS: "worker", DEPLOYMENT_MODE: "hosted", CHROMIUM_PATH: path.join(dir, "chromium"), WORKER_CONCURRENCY: "1" },
+      logFile,
+    );
+    try {
+      const code = await exitCode(worker.proc, 45_000);
+      expect(code).toBe(1);
+      const out = fs.readFileSync(logFile, "utf8");
+      expect(out).toContain("RENDERER_REQUIRE_SANDBOX is on and Chromium's sandbox could not start, so the worker does not start");
+      expect(out).toContain("No usable sandbox");
+      expect(out).not.toContain("worker started");
     } finally {
       await worker.stop();
     }
   });
 });
+
+const renderUid = () => uidOf(BROWSER_USER);
+
+describe("a worker that does not run as root", () => {
+  it.runIf(asRoot)("does not start under RENDERER_REQUIRE_SANDBOX: its browser would share its user", { timeout: 60_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-nonroot-"));
+    const logFile = path.join(dir, "worker.log");
+    // The worker runs as an unprivileged user (the browser user serves: any non-root user would),
+    // with the secret key in its environment since DATA_DIR is not its own.
+    const worker = startProcess(
+      "worker/index.ts",
+      { ...inject("serverEnv"), FOLIO_PROCESS: "worker", RENDERER_REQUIRE_SANDBOX: "true", SECRET_KEY: Buffer.alloc(32, 9).toString("base64"), HOME: dir },
+      logFile,
+      ["setpriv", `--reuid=${renderUid()}`, `--regid=${renderUid()}`, "--clear-groups", "--"],
+    );
+    try {
+      expect(await exitCode(worker.proc, 45_000)).toBe(1);
+      const out = fs.readFileSync(logFile, "utf8");
+      expect(out).toContain("RENDERER_REQUIRE_SANDBOX is on and the worker does not run as root, so its browser would run as the worker's own user");
+    } finally {
+      await worker.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the worker's own process", () => {
+  it.runIf(asRoot)("keeps its environment from the browser user", () => {
+    const { workers } = workerBrowsers(inject("dataDir"));
+    expect(workers.length).toBeGreaterThan(0);
+    for (const w of workers) {
+      const cat = spawnSync("setpriv", [`--reuid=${BROWSER_USER}`, `--regid=${BROWSER_USER}`, "--clear-groups", "--", "cat", `/proc/${w.pid}/environ`], { encoding: "utf8" });
+      expect(cat.status).not.toBe(0);
+      expect(cat.stderr).toMatch(/Permission denied/);
+      expect(cat.stdout).not.toContain("DATABASE_URL");
+    }
+  });
+
+  it.runIf(asRoot)("is not dumpable where it is not root: a process of its own user (its browser) cannot read its environment", { timeout: 90_000 }, async () => {
+    // A worker run as an unprivileged user (the browser user serves: any would) with a DATA_DIR of
+    // its own, so its browser runs as that same user: the case where only the worker's being not
+    // dumpable keeps /proc/<pid>/environ (the database URL, the secret key) from a renderer exploit.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-dumpable-"));
+    const dataDir = path.join(dir, "data");
+    fs.mkdirSync(dataDir);
+    const uid = renderUid();
+    fs.chownSync(dir, uid, uid);
+    fs.chownSync(dataDir, uid, uid);
+    const logFile = path.join(dir, "worker.log");
+    const port = await freePort();
+    const database = await privateDatabase("dumpable");
+    await database.close();
+    const asUser = ["setpriv", `--reuid=${uid}`, `--regid=${uid}`, "--clear-groups", "--"];
+    const worker = startProcess(
+      "worker/index.ts",
+      {
+        ...inject("serverEnv"),
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        SECRET_KEY: Buffer.alloc(32, 9).toString("base64"),
+        HOME: dir,
+        FOLIO_PROCESS: "worker",
+        WORKER_HEALTH_PORT: String(port),
+        WORKER_CONCURRENCY: "1",
+        RENDERER_REQUIRE_SANDBOX: "false",
+      },
+      logFile,
+      asUser,
+    );
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/readyz`, worker.proc, 60_000, logFile);
+      const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
+      expect(ready).toMatchObject({ ok: true, browser: { sandbox: true, separateUser: false } });
+      expect(ready.warnings).toEqual([expect.stringContaining("the browser and pdftoppm run as the worker's own user")]);
+      const pid = worker.proc.pid!;
+      expect(readProc(pid)?.uids).toEqual([uid, uid, uid, uid]);
+      expect(readProc(pid)?.command).toContain("worker/index.ts");
+      // Its browser, the same user, reads the environment of a dumpable process of that user...
+      const control = spawnSync(asUser[0]!, [...asUser.slice(1), "sh", "-c", "sleep 30 & cat /proc/$!/environ >/dev/null && echo readable; kill $!"], { encoding: "utf8" });
+      expect(control.stdout.trim(), control.stderr).toBe("readable");
+      // ...but not the worker's.
+      const cat = spawnSync(asUser[0]!, [...asUser.slice(1), "cat", `/proc/${pid}/environ`], { encoding: "utf8" });
+      expect(cat.status).not.toBe(0);
+      expect(cat.stderr).toMatch(/Permission denied/);
+      expect(cat.stdout).not.toContain("DATABASE_URL");
+      // The execute-only copy of node it re-executed from is gone.
+      expect(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith("folio-worker-node-"))).toEqual([]);
+    } finally {
+      await worker.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** The exit code of a process that should end by itself, or a failure after `ms`. */
+function exitCode(proc: import("node:child_process").ChildProcess, ms: number): Promise<number | null> {
+  if (proc.exitCode !== null) return Promise.resolve(proc.exitCode);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms);
+    proc.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}

@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
-import { config } from "../config";
+import { config, ConfigError } from "../config";
 import { findSystemUser, protectDataDir as protectPrivateDataDir } from "../files/private";
 
 /**
@@ -15,6 +15,10 @@ export type Containment = {
   user?: string;
   /** Whether Chromium's sandbox is on (renderers in their own namespaces under seccomp). */
   sandbox: boolean;
+  /** Whether the browser (and pdftoppm) run as a user other than the worker's: only when the worker is root. */
+  separateUser: boolean;
+  /** RENDERER_REQUIRE_SANDBOX: without sandbox or separate user the worker does not start. */
+  required: boolean;
 };
 
 type SystemUser = { name: string; uid: number; gid: number };
@@ -55,10 +59,98 @@ export function protectDataDir(dir = config().DATA_DIR) {
 export const SANDBOX_OFF_MESSAGE =
   "Chromium's sandbox could not start, so renders run WITHOUT it: callers' pages are contained only by the browser user. " +
   "The sandbox needs unprivileged user namespaces: on the host, `sysctl -w kernel.unprivileged_userns_clone=1` and " +
-  "`sysctl -w user.max_user_namespaces=10000` (Debian, Ubuntu); in Docker, a seccomp profile that allows clone with CLONE_NEWUSER " +
-  "(the default profile of Docker 20.10+ does) and no AppArmor rule denying `userns`. See README, 'Renderer sandbox'.";
+  "`sysctl -w user.max_user_namespaces=10000` (Debian, Ubuntu); in Docker, a seccomp profile that allows clone and unshare with CLONE_NEWUSER " +
+  "(Docker's default profile does not, unless the container has CAP_SYS_ADMIN) and no AppArmor rule denying `userns`. See README, 'Renderer sandbox'.";
+
+/** What the log and the readiness details say when the browser runs as the worker's own user. */
+export const SAME_USER_MESSAGE =
+  "The worker does not run as root, so the browser and pdftoppm run as the worker's own user: a renderer exploit could read DATA_DIR " +
+  "(the secret key) and the worker's files. Run the worker as root so that they run as CHROMIUM_USER. See README, 'Renderer sandbox'.";
+
+/** What the log, the readiness details and the platform page say when the worker stayed dumpable. */
+export const DUMPABLE_MESSAGE =
+  "The worker could not make itself non-dumpable (an execute-only copy of node could not run from the temporary folder, mounted noexec?): " +
+  "a process of its own user can read its environment (database URL, secret key) through /proc. See docs/architecture.md, Threat model.";
+
+/** The warnings of a containment short of the full one, for the log, the readiness details and the platform page. */
+export function containmentWarnings(c: Pick<Containment, "sandbox" | "separateUser">): string[] {
+  return [...(c.sandbox ? [] : [SANDBOX_OFF_MESSAGE]), ...(c.separateUser ? [] : [SAME_USER_MESSAGE])];
+}
+
+/** The worker will not start (RENDERER_REQUIRE_SANDBOX) with its browser contained less than required. */
+export class SandboxRequiredError extends ConfigError {}
+
+/**
+ * Under RENDERER_REQUIRE_SANDBOX, refuses a browser without a user of its own, before anything is
+ * launched. why before: without it, the sandbox alone would still leave the worker's files to a
+ * sandbox escape.
+ */
+export function requireSeparateUser(user: SystemUser | undefined) {
+  if (user || !config().RENDERER_REQUIRE_SANDBOX) return;
+  throw new SandboxRequiredError(
+    `RENDERER_REQUIRE_SANDBOX is on and the worker does not run as root, so its browser would run as the worker's own user ` +
+      `(${os.userInfo().username}) and could read DATA_DIR. Run the worker as root (it runs the browser as CHROMIUM_USER), ` +
+      `or set RENDERER_REQUIRE_SANDBOX=false to render anyway. See README, 'Renderer sandbox'.`,
+  );
+}
+
+export function sandboxRequiredError(err: unknown) {
+  return new SandboxRequiredError(
+    `RENDERER_REQUIRE_SANDBOX is on and Chromium's sandbox could not start, so the worker does not start. ` +
+      `${SANDBOX_OFF_MESSAGE.slice(SANDBOX_OFF_MESSAGE.indexOf("The sandbox needs"))} Or set RENDERER_REQUIRE_SANDBOX=false to render without it. ` +
+      `Chromium said: ${String(err instanceof Error ? err.message : err).split("\n").find((l) => /No usable sandbox/.test(l))?.trim() ?? "No usable sandbox"}`,
+    { cause: err },
+  );
+}
 
 /** One line for the start-up log: where the browser runs and whether the sandbox is on. */
 export function describeContainment(c: Containment): string {
   return `${c.sandbox ? "sandbox on" : "sandbox OFF"}, ${c.user ? `as user ${c.user}` : `as the worker's own user ${os.userInfo().username}`}`;
+}
+
+/** Where a worker that is not root re-executes itself from (becomeNonDumpable); the re-executed worker removes it. */
+const REEXEC_VARIABLE = "FOLIO_NONDUMPABLE_NODE";
+
+/**
+ * Makes the worker process non-dumpable, so that no process without CAP_SYS_PTRACE reads its
+ * memory or /proc/<pid>/environ (the database URL, secret key, storage and SMTP credentials), not
+ * even one of its own user, such as the browser of a worker that is not root. Returns whether it
+ * is. Node has no prctl; without a native addon (which would need a compiler wherever Folio is
+ * installed), two documented kernel rules serve (docs/architecture.md, Threat model):
+ * - a process whose effective group changes gets fs.suid_dumpable (0 or 2: not dumpable) until its
+ *   next exec: a root worker changes its effective group and back;
+ * - a process that execs a program it may not read is not dumpable: a worker that is not root
+ *   re-executes itself (process.execve, same pid) from an execute-only copy of node in a private
+ *   folder, which the new image deletes at once.
+ * why at the very start: nothing else has run yet that an exec would lose.
+ */
+export function becomeNonDumpable(): boolean {
+  if (process.getuid?.() === 0) {
+    const own = process.getegid!();
+    process.setegid!(own === 65534 ? 65533 : 65534);
+    process.setegid!(own);
+    return true;
+  }
+  const reexec = process.env[REEXEC_VARIABLE];
+  if (reexec) {
+    delete process.env[REEXEC_VARIABLE];
+    const [copy, original] = JSON.parse(reexec) as [string, string];
+    fs.rmSync(path.dirname(copy), { recursive: true, force: true });
+    // why: the helpers (lib/offload) are forked from process.execPath, the copy no longer there.
+    process.execPath = original;
+    // Not dumpable: /proc/self is root's, however the process runs.
+    return fs.statSync("/proc/self/environ").uid === 0;
+  }
+  if (!process.execve) return false;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-worker-node-"));
+  const node = path.join(dir, "node");
+  try {
+    fs.copyFileSync(process.execPath, node);
+    fs.chmodSync(node, 0o111);
+    return process.execve(node, [node, ...process.execArgv, ...process.argv.slice(1)], { ...process.env, [REEXEC_VARIABLE]: JSON.stringify([node, process.execPath]) });
+  } catch {
+    // A temporary folder mounted noexec, say: the worker goes on dumpable, and says so at start.
+    fs.rmSync(dir, { recursive: true, force: true });
+    return false;
+  }
 }

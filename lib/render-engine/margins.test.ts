@@ -10,7 +10,7 @@ import { png } from "@/lib/testing/images";
 import { pdfFonts, pdfImages, pdfInfo, pdfText, rawText } from "@/lib/testing/pdf";
 import { BrowserPool } from "./browser";
 import { RenderFailure } from "./errors";
-import { rasterize } from "./pdf";
+import { rasterize } from "./raster";
 import { imagePixels, renderDocument, type RenderJob } from "./render";
 
 // Headers and footers drawn by the document itself (margins.ts): they use the body's fonts, images

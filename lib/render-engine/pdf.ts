@@ -1,7 +1,5 @@
-import { spawn } from "node:child_process";
 import { degrees, PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import pkg from "../../package.json";
-import { ppmToPng } from "./png";
 
 /**
  * Pages of a PDF as Chromium writes it: one `/Type /Page` dictionary per page (the page tree
@@ -140,32 +138,4 @@ export async function postProcessPdf(pdf: Uint8Array, opts: { watermark: boolean
   if (m.creator !== undefined) doc.setCreator(m.creator);
   if (m.producer !== undefined) doc.setProducer(m.producer);
   return doc.save();
-}
-
-/**
- * Rasterises one page of a PDF (from 1) with poppler's pdftoppm to exactly width x height pixels.
- * why exact: Chromium's page boxes are a fraction of a point larger than asked, which a DPI would
- * turn into an extra pixel or more, past the checked limits.
- */
-export function rasterize(pdf: Uint8Array, format: "png" | "jpeg", size: { width: number; height: number }, signal: AbortSignal, page = 1): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    // PDF on stdin ("-"), and no output root, so the image comes back on stdout.
-    // PNG: pdftoppm writes a PPM (its default), which ppmToPng encodes (see there why).
-    const args = ["-scale-to-x", String(size.width), "-scale-to-y", String(size.height), "-singlefile", "-f", String(page), "-l", String(page)];
-    if (format === "jpeg") args.unshift("-jpeg", "-jpegopt", "quality=90");
-    args.push("-");
-    const child = spawn("pdftoppm", args, { stdio: ["pipe", "pipe", "pipe"], signal });
-    const out: Buffer[] = [];
-    let err = "";
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => (err += b.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const image = Buffer.concat(out);
-      if (code === 0 && image.length > 0) resolve(format === "png" ? ppmToPng(image) : image);
-      else reject(new Error(`pdftoppm exited ${code} with ${image.length} bytes: ${err.slice(0, 500)}`));
-    });
-    child.stdin.on("error", () => {}); // pdftoppm may exit before reading everything
-    child.stdin.end(pdf);
-  });
 }

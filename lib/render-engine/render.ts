@@ -8,7 +8,8 @@ import { BrowserPool, type Slot } from "./browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "./errors";
 import { drawMargins, hasMargins } from "./margins";
 import { checkPageAssets, checkWait, describeWait, glyphWarnings, pageExpression, type PageReport } from "./page";
-import { blankUrlTitle, countPdfPages, PDF_CREATOR, PDF_PRODUCER, rasterize, stampInfo } from "./pdf";
+import { blankUrlTitle, countPdfPages, PDF_CREATOR, PDF_PRODUCER, stampInfo } from "./pdf";
+import { rasterize } from "./raster";
 import { postProcessInHelper } from "./helpers";
 import { HelperLimitError } from "../offload/pool";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { PDFDocument, rgb } from "pdf-lib";
-import { rasterize } from "../render-engine/pdf";
+import { rasterize } from "../render-engine/raster";
 
 // Images and fonts for tests, made here so their sizes and damage are known.
 

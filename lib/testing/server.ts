@@ -18,13 +18,17 @@ export async function freePort(): Promise<number> {
 
 export type Started = { proc: ChildProcess; logFile: string; stop: () => Promise<void> };
 
-/** Starts one of Folio's entry points (web or worker) as a real process; its output goes to logFile. */
-export function startProcess(entry: string, env: Record<string, string>, logFile: string): Started {
+/**
+ * Starts one of Folio's entry points (web or worker) as a real process; its output goes to logFile.
+ * `wrap` is a command that execs the rest (for example `setpriv` with other rights), so the pid stays the entry's.
+ */
+export function startProcess(entry: string, env: Record<string, string>, logFile: string, wrap: string[] = []): Started {
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const out = fs.openSync(logFile, "a");
   // BENCH_NODE_ARGS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the processes.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const proc = spawn(process.execPath, [...nodeArgs, "--import", "tsx", entry], {
+  const command = [...wrap, process.execPath, ...nodeArgs, "--import", "tsx", entry];
+  const proc = spawn(command[0]!, command.slice(1), {
     cwd: projectRoot,
     env: { ...process.env, ...env },
     stdio: ["ignore", out, out],

@@ -11,6 +11,7 @@ import { SearchForm } from "@/components/ui/search-form";
 import { requireConsole, requireSectionOrRefuse } from "@/lib/console";
 import { AppError, fromZodError } from "@/lib/errors";
 import { UsageQuery, usageOfWorkspaces } from "@/lib/usage";
+import { warnedWorkers } from "@/lib/workers";
 import { listPlatformWorkspaces, PlatformWorkspacesQuery } from "@/lib/workspaces";
 
 export const metadata: Metadata = { title: "Platform" };
@@ -36,6 +37,9 @@ export default async function PlatformPage({ searchParams }: { searchParams: Pro
   let nextCursor: string | undefined;
   let range: { from: string; to: string } | undefined;
   let error: string | undefined;
+  // Workers rendering short of the full containment (README, "Renderer sandbox"): said here too,
+  // not only in a log line or a health port an administrator may never look at.
+  const warned = await warnedWorkers(s.ctx);
   try {
     const list = PlatformWorkspacesQuery.safeParse({ q, cursor, limit: PAGE_SIZE });
     if (!list.success) throw fromZodError(list.error);
@@ -57,6 +61,25 @@ export default async function PlatformPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <PageHeader title="Platform" description="Every workspace of this Folio installation: its allowances, whether it is suspended, and what it rendered. Every change is recorded in the workspace's audit log." />
+      {warned.length > 0 && (
+        <section role="alert" aria-labelledby="renderer-containment" className="mb-6 rounded-lg border border-danger/40 bg-danger-soft p-4 text-sm text-danger">
+          <h2 id="renderer-containment" className="mb-2 font-semibold">
+            {warned.length === 1 ? "A worker renders" : `${warned.length} workers render`} without the full renderer sandbox
+          </h2>
+          <ul className="space-y-2">
+            {warned.map((w) => (
+              <li key={w.id}>
+                <span className="font-mono">{w.id}</span>
+                <ul className="ml-4 list-disc">
+                  {w.warnings.map((text) => (
+                    <li key={text}>{text}</li>
+                  ))}
+                </ul>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <h2 className="mb-3 text-lg font-semibold text-gray-900">Workspaces</h2>
       <div className="mb-4 flex flex-col gap-3 lg:flex-row lg:items-end lg:justify-between">
         <SearchForm

@@ -16,3 +16,4 @@ export * from "./destinations";
 export * from "./webhooks";
 export * from "./batches";
 export * from "./retired-documents";
+export * from "./workers";
