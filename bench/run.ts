@@ -10,7 +10,7 @@
  *   npm run bench -- --memory     also worker memory over 1,000 invoice renders
  *   npm run bench -- --quick      fewer renders (a smoke run)
  *   npm run bench -- --cpu        also CPU milliseconds per render of each process group
- *   npm run bench -- --invoice    only the invoice (for iterating on the hot path)
+ *   npm run bench -- --invoice    only the invoice, as PDF and as PNG (for iterating on the hot path)
  *   npm run bench -- --brand      only the brand rows: headers and footers with fonts and a logo
  *   npm run bench -- --delivery   only issue 11's rows (bench/delivery.ts): a storage destination (s3rver)
  *                                 and a webhook against neither, render by render; and N webhook
@@ -20,6 +20,7 @@
  *                                 download (a render that keeps no copy has none), for every arm alike.
  *                                 --overhead or --burst runs only the first or the second row.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Page } from "playwright-core";
@@ -30,6 +31,7 @@ import { invoiceHtml, reportHtml, tableTemplateContent, tableTemplateData } from
 import { drive, merge, stats, warm, type Run, type Stats } from "./measure";
 
 const args = new Set(process.argv.slice(2));
+type Format = "pdf" | "png";
 const quick = args.has("--quick");
 const root = path.resolve(__dirname, "..");
 const dataDir = path.join(root, ".data", "bench");
@@ -100,12 +102,27 @@ async function main() {
   };
   const shell = await rawBrowser(config().CHROMIUM_PATH);
 
-  const rawOn = (pages: Page[]) => (html: string) => async (_i: number, lane: number) => {
+  const { ppmToPng } = await import("../lib/render-engine/png");
+  /**
+   * A PNG's raw path: the page's PDF through a plainly started pdftoppm (no launcher, no other
+   * user, no limits) with the arguments Folio's rasteriser uses, at A4's 96-dpi size.
+   */
+  const rawPng = (pdf: Buffer) =>
+    new Promise<Buffer>((resolve, reject) => {
+      const child = spawn("pdftoppm", ["-scale-to-x", "794", "-scale-to-y", "1123", "-singlefile", "-f", "1", "-l", "1", "-"]);
+      const out: Buffer[] = [];
+      child.stdout.on("data", (b: Buffer) => out.push(b));
+      child.on("error", reject);
+      child.on("close", (code) => (code === 0 ? resolve(ppmToPng(Buffer.concat(out))) : reject(new Error(`pdftoppm exited ${code}`))));
+      child.stdin.end(pdf);
+    });
+  const rawOn = (pages: Page[]) => (html: string, format: Format = "pdf") => async (_i: number, lane: number) => {
     await pages[lane]!.setContent(html, { waitUntil: "load" });
-    await pages[lane]!.pdf({ format: "A4", printBackground: true, margin: { top: "10mm", right: "10mm", bottom: "10mm", left: "10mm" } });
+    const pdf = await pages[lane]!.pdf({ format: "A4", printBackground: true, margin: { top: "10mm", right: "10mm", bottom: "10mm", left: "10mm" } });
+    if (format === "png") await rawPng(pdf);
   };
   const raw = rawOn(shell.pages);
-  const e2e = (html: string) => renderThroughApi({ document: { html } });
+  const e2e = (html: string, format: Format = "pdf") => renderThroughApi({ document: { html }, format });
   /** POST /v1/renders with waitMs, then the download: one end-to-end render. */
   const renderThroughApi = (source: Record<string, unknown>) => async () => {
     const res = await fetch(`${web.baseUrl}/v1/renders`, {
@@ -150,19 +167,19 @@ async function main() {
    * them. Then raw full Chromium, for comparison only, in a phase of its own with its browser
    * launched for it: an idle second browser costs CPU that would be charged to the others' blocks.
    */
-  const compare = async (label: string, total: number, c: number, warmup: number, html: string) => {
-    await warm(warmup, c, raw(html));
-    await warm(warmup, c, e2e(html));
+  const compare = async (label: string, total: number, c: number, warmup: number, html: string, format: Format = "pdf") => {
+    await warm(warmup, c, raw(html, format));
+    await warm(warmup, c, e2e(html, format));
     const blocks = quick ? 2 : 5;
     const runs = { raw: [] as Run[], e2e: [] as Run[] };
     for (let b = 0; b < blocks; b++) {
       const n = Math.round((total * (b + 1)) / blocks) - Math.round((total * b) / blocks);
-      runs.raw.push(await measured(`${label} raw`, n, c, raw(html)));
-      runs.e2e.push(await measured(`${label} e2e`, n, c, e2e(html)));
+      runs.raw.push(await measured(`${label} raw`, n, c, raw(html, format)));
+      runs.e2e.push(await measured(`${label} e2e`, n, c, e2e(html, format)));
     }
     const full = await rawBrowser(process.env.RAW_CHROMIUM_PATH ?? "/usr/bin/chromium");
-    await warm(warmup, c, rawOn(full.pages)(html));
-    const fullRun = await measured(`${label} full`, total, c, rawOn(full.pages)(html));
+    await warm(warmup, c, rawOn(full.pages)(html, format));
+    const fullRun = await measured(`${label} full`, total, c, rawOn(full.pages)(html, format));
     await full.browser.close();
     return { raw: merge(runs.raw), full: merge([fullRun]), e2e: merge(runs.e2e) };
   };
@@ -171,11 +188,13 @@ async function main() {
   const brandOnly = args.has("--brand");
   const plan = brandOnly ? [] : [
     { doc: "invoice (1 page)", html: invoiceHtml(1), counts: quick ? [30, 40] : [150, 200], warmup: 10 },
+    // why: PNG and JPEG renders go through the contained rasteriser (lib/render-engine/raster.ts).
+    { doc: "invoice PNG", html: invoiceHtml(1), format: "png" as const, counts: quick ? [20, 30] : [60, 80], warmup: 5 },
     ...(args.has("--invoice") ? [] : [{ doc: "report (20 pages)", html: reportHtml(1), counts: quick ? [6, 8] : [20, 30], warmup: 3 }]),
   ];
   for (const p of plan) {
     for (const [ci, c] of [1, 2].entries()) {
-      const r = await compare(`${p.doc} c=${c}`, p.counts[ci]!, c, p.warmup, p.html);
+      const r = await compare(`${p.doc} c=${c}`, p.counts[ci]!, c, p.warmup, p.html, "format" in p ? p.format : "pdf");
       results.push({ doc: p.doc, c, ...r });
     }
   }
@@ -282,12 +301,14 @@ async function main() {
     const lines = [...cpu].map(([label, e]) => `${label.padEnd(26)} ${Object.entries(e.ms).map(([k, v]) => `${k} ${(v / e.renders).toFixed(1)}`).join("  ")}`);
     console.log(`\nCPU ms per render:\n${lines.join("\n")}`);
   }
-  const inv2 = results.find((r) => r.doc.startsWith("invoice") && r.c === 2);
-  const inv1 = results.find((r) => r.doc.startsWith("invoice") && r.c === 1);
+  const inv2 = results.find((r) => r.doc === "invoice (1 page)" && r.c === 2);
+  const inv1 = results.find((r) => r.doc === "invoice (1 page)" && r.c === 1);
+  const png2 = results.find((r) => r.doc === "invoice PNG" && r.c === 2);
   if (inv1 && inv2) console.log(
     `\nTargets: invoice c=2 throughput ratio ${(inv2.e2e.perSecond / inv2.raw.perSecond).toFixed(2)} (>= 0.8 of raw headless shell); ` +
       `invoice c=1 p50 overhead ${(inv1.e2e.p50 - inv1.raw.p50).toFixed(1)} ms (<= 10); ` +
-      `invoice c=2 end to end ${inv2.e2e.perSecond.toFixed(1)} r/s against raw full Chromium ${inv2.full.perSecond.toFixed(1)} r/s (x${(inv2.e2e.perSecond / inv2.full.perSecond).toFixed(2)})`,
+      `invoice c=2 end to end ${inv2.e2e.perSecond.toFixed(1)} r/s against raw full Chromium ${inv2.full.perSecond.toFixed(1)} r/s (x${(inv2.e2e.perSecond / inv2.full.perSecond).toFixed(2)})` +
+      (png2 ? `; invoice PNG c=2 throughput ratio ${(png2.e2e.perSecond / png2.raw.perSecond).toFixed(2)} (raw: the PDF through a plain pdftoppm)` : ""),
   );
 
   if (args.has("--memory")) {
