@@ -91,7 +91,7 @@ describe("fair turns", () => {
     await waitForState(c.key, singles[1]!.body.id);
 
     const rows = await appDb()
-      .select({ id: renders.id, createdAt: renders.createdAt, startedAt: renders.startedAt })
+      .select({ id: renders.id, createdAt: renders.createdAt, startedAt: renders.startedAt, turn: renders.turn, attempts: renders.attempts })
       .from(renders)
       .where(sql`${renders.workspaceId} in (${big.id}, ${b.id}, ${c.id})`);
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -103,7 +103,8 @@ describe("fair turns", () => {
       expect(waiting.length).toBeGreaterThan(slots * 2); // the backlog was still long: the test means something
       // ...of which at most one per worker slot (and one per single render queued before it) started first.
       const before = waiting.filter((r) => r.startedAt! < single.startedAt!);
-      expect(before.length).toBeLessThanOrEqual(slots + 1);
+      const seen = (r: (typeof rows)[number]) => `${r.id} turn ${r.turn} attempts ${r.attempts} created ${r.createdAt.toISOString()} started ${r.startedAt?.toISOString()}`;
+      expect(before.length, `visible at ${visibleAt.get(s.body.id)!.toISOString()}; single ${seen(single)}; started before it: ${before.map(seen).join("; ")}`).toBeLessThanOrEqual(slots + 1);
     }
   });
 });
