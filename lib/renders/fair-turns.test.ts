@@ -1,7 +1,10 @@
 import { eq, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db as appDb } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
+import * as schema from "@/lib/db/schema";
 import { renders, workspaces } from "@/lib/db/schema";
 import { privateDatabase, type PrivateDatabase } from "@/lib/testing/database";
 import { createTestWorkspace } from "@/lib/testing/factories";
@@ -53,6 +56,34 @@ describe("fair turns", () => {
     await queue(db, b, "b2");
     while (await claim());
     expect(order).toEqual(["a1", "b1", "c1", "a2", "c2", "b2", "a3", "a4", "a5"]);
+  });
+
+  it("gives renders one workspace queues at the same moment successive turns: the turn is read after admission's lock", async () => {
+    const ws = await workspace(own.db);
+    const connect = () => postgres(own.url, { max: 1, onnotice: () => {} });
+    const [holder, first, second] = [connect(), connect(), connect()];
+    try {
+      let pending: Promise<Awaited<ReturnType<typeof statements.insertRender>>>[] = [];
+      // The workspace's admission lock is held while both statements start (and take their
+      // snapshots); they then pass it one after the other, as simultaneous requests do.
+      await holder.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(hashtextextended(${`folio.admission:${ws}`}, 0))`;
+        pending = [first, second].map((client, i) =>
+          statements.insertRender(drizzle({ client, schema }), { id: newId("rnd"), workspaceId: ws, test: false, source: "document", format: "pdf", options: {} }, { document: { html: `r${i}` } }),
+        );
+        for (let waiting = 0; waiting < 2; ) {
+          await new Promise((r) => setTimeout(r, 20));
+          const [row] = await tx<{ waiting: number }[]>`select count(*)::int as waiting from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())`;
+          waiting = row!.waiting;
+        }
+      });
+      const turns = (await Promise.all(pending)).map((r) => r.turn).sort();
+      expect(turns).toEqual([0, 1]);
+    } finally {
+      // why: the next tests read this database's queue.
+      await own.db.update(renders).set({ state: "cancelled" }).where(eq(renders.workspaceId, ws));
+      await Promise.all([holder.end(), first.end(), second.end()]);
+    }
   });
 
   it("a workspace with nothing waiting joins the current round, not the end of another's backlog", async () => {

@@ -74,11 +74,11 @@ export async function insertRender(ex: Executor, row: NewRender, payload: Record
  * The turn of a render the workspace queues now (docs/architecture.md, Fair turns): one after its
  * workspace's last queued render, and never before the lowest turn still waiting, so a workspace
  * that had nothing waiting joins the current round instead of jumping ahead of it or waiting behind
- * another's backlog. Two index probes (renders_workspace_turn_idx, renders_queued_idx).
+ * another's backlog. Two index probes (renders_workspace_turn_idx, renders_queued_idx), in
+ * folio_next_turn (drizzle/0018): why a function, its queries read after admission's lock, where
+ * this statement's own subqueries would read its start and miss renders queued at the same moment.
  */
-const nextTurn = (workspaceId: string) => sql`greatest(
-    coalesce((select max(turn) + 1 from renders where workspace_id = ${workspaceId} and state = 'queued'), 0),
-    coalesce((select turn from renders where state = 'queued' order by turn, created_at, id limit 1), 0))`;
+const nextTurn = (workspaceId: string) => sql`folio_next_turn(${workspaceId})`;
 
 /**
  * Queues many renders (a batch's items) in one statement: their rows, their inputs and one wake-up
