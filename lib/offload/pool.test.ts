@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { readFont } from "@/lib/testing/images";
+import { alive } from "@/lib/testing/server";
 import { HelperJobError, HelperLimitError, HelperPool } from "./pool";
 
 // Real helper processes (no server): each limit ends the helper that ran the job, only that job
@@ -8,14 +9,6 @@ import { HelperJobError, HelperLimitError, HelperPool } from "./pool";
 const pool = new HelperPool({ name: "test", warmHelpers: 1, maxHelpers: 2, memoryMb: 96, timeoutMs: 1500 });
 afterAll(() => pool.close());
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("HelperPool", () => {
   it("runs jobs in a warm helper, passing bytes both ways, and reports a job's own error by its class", { timeout: 30_000 }, async () => {

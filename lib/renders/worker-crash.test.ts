@@ -9,7 +9,7 @@ import { api } from "@/lib/testing/http";
 import { logLine } from "@/lib/testing/logs";
 import { pdfText } from "@/lib/testing/pdf";
 import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
-import type { Started } from "@/lib/testing/server";
+import { alive, type Started } from "@/lib/testing/server";
 import { renderFileKey } from "./files";
 import { LEASE_MS, MAX_ATTEMPTS } from "./processing";
 
@@ -61,14 +61,6 @@ function descendants(pid: number): Proc[] {
 }
 
 const isChromium = (p: Proc) => /chrom|headless_shell/i.test(p.args.split(" ")[0]!);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function renderRow(id: string) {
   const [row] = await sql<{ state: string; attempts: number; workspaceId: string; leaseExpiresAt: Date | null; finishedAt: Date | null }[]>`

@@ -16,6 +16,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether a process with this id still exists (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export type Started = { proc: ChildProcess; logFile: string; stop: () => Promise<void> };
 
 /**
