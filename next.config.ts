@@ -9,6 +9,9 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true }, // why: `npm test` runs tsc itself; the build need not do it twice
   // why: forbidden() answers a role without access with the console's refusal page and HTTP 403 (lib/console).
   experimental: { authInterrupts: true },
+  // why: every page's <title> is in <head> from the first byte and stays there through a refresh after a
+  // server action; streamed metadata left a moment without one (axe's document-title failed a journey in CI).
+  htmlLimitedBots: /.*/,
   // why: keeps shiki out of the template editor's bundle (components/templates/stubs/shiki-core.ts).
   turbopack: {
     resolveAlias: {

@@ -87,6 +87,9 @@ export async function signIn(page: Page, email: string, password: string, next?:
 
 /** Fails on any serious or critical axe violation (WCAG 2.1 A and AA rules), naming each. */
 export async function checkA11y(page: Page) {
+  // why: a page that is re-rendering after a server action may be between titles for a moment; one that never
+  // gets a title still fails here.
+  await expect.poll(() => page.title(), { message: `${page.url()} has no <title>` }).not.toBe("");
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   const summary = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n  ")}`);
