@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { encode } from "next-auth/jwt";
 import { systemCtx } from "../lib/auth/context";
 import { authOptions } from "../lib/auth/session";
@@ -51,9 +51,14 @@ export async function defaultWorkspaceId(): Promise<string> {
  */
 export async function createPerson(opts: { role: Role; workspaceId?: string; name?: string; platformAdmin?: boolean }): Promise<Person> {
   const workspaceId = opts.workspaceId ?? (await newWorkspace()).id;
-  const email = `${opts.role.replace("_", "-")}-${randomBytes(4).toString("hex")}@e2e.folio.test`;
+  // why so long, with words a line cannot break: some people's names and addresses are, and every journey's
+  // layout check (pageChecks, below) must see the console hold them in the header, tables and menus without
+  // the page scrolling sideways.
+  const email = `${opts.role.replace("_", "-")}-${randomBytes(4).toString("hex")}.maximiliana.wolfeschlegelsteinhausenbergerdorff@accounts-payable.e2e.folio.test`;
   const password = `pw-${randomBytes(9).toString("base64url")}`;
-  const name = opts.name ?? `${opts.role === "content_editor" ? "Content editor" : opts.role[0]!.toUpperCase() + opts.role.slice(1)} ${randomBytes(2).toString("hex")}`;
+  const name =
+    opts.name ??
+    `${opts.role === "content_editor" ? "Content editor" : opts.role[0]!.toUpperCase() + opts.role.slice(1)} ${randomBytes(2).toString("hex")} Maximiliana Wolfeschlegelsteinhausenbergerdorff`;
   const u = await createUser(systemCtx(workspaceId, "e2e"), { email, password, name, role: opts.role, platformAdmin: opts.platformAdmin ?? false });
   return { email, password, name, userId: u.id, workspaceId, role: opts.role };
 }
@@ -98,7 +103,10 @@ export async function checkA11y(page: Page) {
 
 const shotsDir = path.join(__dirname, "screenshots");
 
-/** Writes e2e/screenshots/<name>-1280.png and -390.png (full page), then restores the viewport. */
+/**
+ * Writes e2e/screenshots/<name>-1280.png and -390.png (full page), then restores the viewport; at each
+ * width the page must not scroll sideways.
+ */
 export async function screenshots(page: Page, name: string) {
   fs.mkdirSync(shotsDir, { recursive: true });
   const before = page.viewportSize() ?? { width: 1280, height: 800 };
@@ -107,18 +115,133 @@ export async function screenshots(page: Page, name: string) {
     // why: let the layout settle at the new width before the picture.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     await page.screenshot({ path: path.join(shotsDir, `${name}-${width}.png`), fullPage: true });
+    const wide = await sideScroll(page);
+    expect(wide, `${page.url()} scrolls sideways at ${width} px`).toBeNull();
   }
   await page.setViewportSize(before);
+}
+
+/**
+ * In each page's top document (an init script): reports through `__folioSideScroll` whenever the page has
+ * been wider than its window for a moment (after a change settles: 300 ms without DOM changes, or two
+ * frames after a resize), naming the outermost elements that reach past it.
+ */
+function watchSideScroll() {
+  if (window !== window.top) return;
+  const w = window as unknown as { __folioSideScroll?: (report: string) => void; __folioWideNow?: () => string | null };
+  const wideNow = () => {
+    const root = document.scrollingElement ?? document.documentElement;
+    if (!root || root.scrollWidth <= window.innerWidth) return null;
+    // why scrollWidth too: text overflowing a narrow box widens the page while the box's own rectangle fits.
+    const past = [...document.body.querySelectorAll("*")].filter((e) => e.getBoundingClientRect().left + Math.max(e.getBoundingClientRect().width, e.scrollWidth) > window.innerWidth + 1);
+    const outermost = past.filter((e) => !past.some((o) => o !== e && o.contains(e)));
+    const describe = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ""}.${[...e.classList].slice(0, 4).join(".")} (${Math.round(e.getBoundingClientRect().right)} px)`;
+    return `${location.pathname}${location.search} is ${root.scrollWidth} px wide in a ${window.innerWidth} px window; wider: ${outermost.slice(0, 5).map(describe).join(", ")}`;
+  };
+  w.__folioWideNow = wideNow;
+  let last: string | null = null;
+  const check = () => {
+    const wide = wideNow();
+    if (wide && wide !== last) w.__folioSideScroll?.(wide);
+    last = wide;
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settle = () => {
+    clearTimeout(timer);
+    timer = setTimeout(check, 300);
+  };
+  const start = () => {
+    new MutationObserver(settle).observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    settle();
+  };
+  window.addEventListener("resize", () => requestAnimationFrame(() => requestAnimationFrame(check)));
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+}
+
+/** What widens the page now, or null when it fits its window. */
+async function sideScroll(page: Page): Promise<string | null> {
+  return page.evaluate(() => (window as unknown as { __folioWideNow?: () => string | null }).__folioWideNow?.() ?? null);
+}
+
+/**
+ * Messages the browser logs as errors that a journey provokes on purpose; each is filtered narrowly.
+ * Everything else logged as an error, and every uncaught exception, fails the journey.
+ */
+function expectedConsoleError(text: string, at: string, pageUrl: string) {
+  const status = /^Failed to load resource: the server responded with a status of (4\d\d)\b/.exec(text)?.[1];
+  if (!status) return false;
+  const path = URL.canParse(at) ? new URL(at).pathname : "";
+  // why each: Chromium logs every 4xx answer as an error, also one the page asked for and shows as designed.
+  // A page the role may not open, or a link no longer valid, answers 403/404 (roles.spec.ts, the invitation and
+  // reset pages): only the document the tab shows is let through, not a failing request the page makes.
+  if (at === pageUrl) return true;
+  // A wrong password (401) and the sign-in limit (429): the sign-in form shows next-auth's answer.
+  if (path === "/api/auth/callback/credentials") return status === "401" || status === "429";
+  // A save against an older revision (409): the editor's conflict dialog (Reload or Overwrite).
+  if (/^\/v1\/(templates\/[^/]+\/draft|workspace-files\/[^/]+\/content)$/.test(path)) return status === "409";
+  // The preview of a draft that does not validate (400): the pane lists the problems at their paths.
+  if (/^\/v1\/templates\/[^/]+\/preview$/.test(path)) return status === "400";
+  return false;
 }
 
 /** A loopback address of its own for each test's browser (the sign-in limit counts per address). */
 export const randomClientAddress = () => `127.${randomInt(1, 255)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
-export const test = base.extend<{ clientAddress: string }>({
+export const test = base.extend<{ clientAddress: string; pageChecks: void }>({
   // why `provide`: Playwright calls it `use`, which React's lint rules take for the hook.
   baseURL: async ({}, provide) => provide(baseURL()),
   clientAddress: async ({}, provide) => provide(randomClientAddress()),
   extraHTTPHeaders: async ({ clientAddress }, provide) => provide({ "x-forwarded-for": clientAddress }),
+  /**
+   * Every journey, on every page it opens: no uncaught exception, nothing logged as an error (but the
+   * expected ones above), and no page wider than its window, checked whenever a page settles, at each
+   * width `screenshots` takes, and at the test's end.
+   */
+  pageChecks: [
+    async ({ context, browser }, provide) => {
+      const problems: string[] = [];
+      const contexts = [context];
+      await watchContext(context, problems);
+      // why: a journey with a second person (an invitee, another workspace's member) opens a context of its own.
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const c = await newContext(options);
+        await watchContext(c, problems);
+        contexts.push(c);
+        return c;
+      };
+      try {
+        await provide();
+      } finally {
+        browser.newContext = newContext;
+      }
+      for (const page of contexts.flatMap((c) => c.pages())) {
+        if (page.isClosed()) continue;
+        const wide = await sideScroll(page).catch(() => null);
+        if (wide) problems.push(`side scroll at the end: ${wide}`);
+      }
+      expect(problems, "the browser's errors and the pages wider than their window").toEqual([]);
+    },
+    { auto: true },
+  ],
 });
+
+/** Collects into `problems` what `pageChecks` refuses, from every page of `context`. */
+async function watchContext(context: BrowserContext, problems: string[]) {
+  await context.exposeBinding("__folioSideScroll", ({ page }, report: string) => {
+    if (!page.isClosed()) problems.push(`side scroll: ${report}`);
+  });
+  await context.addInitScript(watchSideScroll);
+  const watch = (page: Page) => {
+    page.on("pageerror", (e) => problems.push(`uncaught error on ${page.url()}: ${e.stack ?? e.message}`));
+    page.on("console", (m) => {
+      if (m.type() !== "error" || expectedConsoleError(m.text(), m.location().url, page.url())) return;
+      problems.push(`console error on ${page.url()}: ${m.text()}${m.location().url ? ` (${m.location().url})` : ""}`);
+    });
+  };
+  context.pages().forEach(watch);
+  context.on("page", watch);
+}
 
 export { expect };
