@@ -12,13 +12,17 @@ export function UserMenu({ name, email }: { name: string; email: string }) {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger
-        className="flex items-center gap-2 rounded-full p-0.5 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-ring sm:rounded-md sm:px-2 sm:py-1"
+        className="flex min-w-0 items-center gap-2 rounded-full p-0.5 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-ring sm:rounded-md sm:px-2 sm:py-1"
       >
         <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-accent text-xs font-semibold text-white">
           {initials}
         </span>
-        {/* why sr-only below 640 px: the button keeps the name as its accessible name where only the initials show. */}
-        <span className="sr-only max-w-40 truncate text-sm font-medium text-gray-900 sm:not-sr-only">{name}</span>
+        {/* The button's accessible name at every width; from 640 px the name also shows, cut to its box with an
+            ellipsis (why two spans: `sm:not-sr-only` would also undo `truncate`, and a long name then widened the page). */}
+        <span className="sr-only">{name || email}</span>
+        <span aria-hidden="true" className="hidden max-w-40 truncate text-sm font-medium text-gray-900 sm:block" title={name || email}>
+          {name || email}
+        </span>
       </DropdownMenuTrigger>
       <DropdownMenuContent className="w-64">
         <DropdownMenuLabel className="text-sm">

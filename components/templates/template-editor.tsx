@@ -202,14 +202,15 @@ export function TemplateEditor({
             {published ? <Badge tone="success">Published version {published}</Badge> : <Badge>Not published</Badge>}
             {dirty ? <Badge tone="warning">Unsaved changes</Badge> : null}
             {lastEdit.at && (
-              <span>
+              <span className="min-w-0 [overflow-wrap:anywhere]">
                 Last saved {formatWhen(lastEdit.at)}
                 {lastEdit.by ? ` by ${editorLabel(lastEdit.by)}` : ""}
               </span>
             )}
           </p>
         </div>
-        <div className="flex flex-wrap gap-2">
+        {/* why shrink-0 and no wrap from 1024 px: beside a long name or "Last saved … by" line, Save wrapped under the others. */}
+        <div className="flex shrink-0 flex-wrap gap-2 lg:flex-nowrap">
           <Button variant="secondary" onClick={() => setHistoryOpen(true)}>
             <History aria-hidden="true" className="size-4" /> Versions
           </Button>
