@@ -15,6 +15,10 @@ test.describe("public pages", () => {
       const res = await page.goto(p.path);
       expect(res?.status()).toBe(200);
       await expect(page.getByRole("heading", { level: 1, name: p.heading })).toBeVisible();
+      // The tab shows Folio's mark: the page links it, and /favicon.ico (asked for by pages that link none) is there too.
+      await expect(page.locator('link[rel="icon"][type="image/svg+xml"]')).toHaveCount(1);
+      const ico = await page.request.get("/favicon.ico");
+      expect([ico.status(), ico.headers()["content-type"]]).toEqual([200, "image/x-icon"]);
       await checkA11y(page);
       await screenshots(page, p.name);
     });
