@@ -20,3 +20,24 @@ export async function expectNoSideScroll(page: Page) {
   }
   await page.setViewportSize(before);
 }
+
+/**
+ * The table named `name` shows every column at 1280 px without scrolling; at 390 px, where it scrolls, it says
+ * so (a line under it, the region's description) and shades the edge with more columns behind it.
+ */
+export async function expectTableFits(page: Page, name: string) {
+  const before = page.viewportSize() ?? { width: 1280, height: 800 };
+  const region = page.getByRole("region", { name, exact: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect
+    .poll(() => region.evaluate((e) => e.scrollWidth - e.clientWidth), { message: `the ${name} table is cut at 1280 px` })
+    .toBeLessThanOrEqual(0);
+  await expect(page.getByText("scroll the table sideways")).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(region).toHaveAccessibleDescription("More columns to the right: scroll the table sideways.");
+  await expect(page.getByText("More columns to the right: scroll the table sideways.")).toBeVisible();
+  await region.evaluate((e) => e.scrollTo({ left: e.scrollWidth }));
+  await expect(region).toHaveAccessibleDescription("More columns to the left: scroll the table sideways.");
+  await region.evaluate((e) => e.scrollTo({ left: 0 }));
+  await page.setViewportSize(before);
+}

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { systemCtx } from "../lib/auth/context";
 import { createKeyAsSystem } from "../lib/keys";
 import { baseURL, checkA11y, createPerson, expect, screenshots, signIn, test, type Person } from "./fixtures";
-import { expectNoSideScroll } from "./layout";
+import { expectNoSideScroll, expectTableFits } from "./layout";
 
 /**
  * Renders in the console: the list follows a running render to its end without a reload, filters
@@ -50,6 +50,7 @@ test("the renders list follows a running render to its end without reloading, an
   await checkA11y(page);
   await screenshots(page, "renders");
   await expectNoSideScroll(page);
+  await expectTableFits(page, "Renders");
 
   await page.getByRole("combobox", { name: "State" }).click();
   await page.getByRole("option", { name: "Failed" }).click();

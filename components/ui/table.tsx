@@ -1,16 +1,14 @@
 // Table: a data table that scrolls sideways inside its own box at narrow widths (the page never
-// does). <Table label="API keys"><THead><TRow><TH>Name</TH></TRow></THead><TBody><TRow><TCell/></TRow></TBody></Table>
+// does), and shows that it does (table-scroller.tsx). Its columns fit at 1280 px. <Table label="API keys"><THead><TRow><TH>Name</TH></TRow></THead><TBody><TRow><TCell/></TRow></TBody></Table>
 import type { ComponentProps, ReactNode } from "react";
 import { cn } from "./cn";
+import { TableScroller } from "./table-scroller";
 
-export function Table({ label, children, className }: { label?: string; children: ReactNode; className?: string }) {
+export function Table({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
-    // why tabIndex: a scrollable region must be reachable by keyboard (axe: scrollable-region-focusable).
-    // why relative: an absolutely positioned descendant (an sr-only label in a cell) is clipped by the
-    // scroller only if the scroller is its containing block; otherwise it widens the whole page.
-    <div className={cn("relative overflow-x-auto rounded-lg border border-gray-200 bg-white", className)} tabIndex={0} role="region" aria-label={label}>
+    <TableScroller label={label} className={className}>
       <table className="w-full border-collapse text-left text-sm">{children}</table>
-    </div>
+    </TableScroller>
   );
 }
 
@@ -27,9 +25,9 @@ export function TRow({ className, ...props }: ComponentProps<"tr">) {
 }
 
 export function TH({ className, ...props }: ComponentProps<"th">) {
-  return <th scope="col" className={cn("px-4 py-2.5 font-medium whitespace-nowrap", className)} {...props} />;
+  return <th scope="col" className={cn("px-3 py-2.5 font-medium whitespace-nowrap first:pl-4 last:pr-4", className)} {...props} />;
 }
 
 export function TCell({ className, ...props }: ComponentProps<"td">) {
-  return <td className={cn("px-4 py-3 align-middle text-gray-900", className)} {...props} />;
+  return <td className={cn("px-3 py-3 align-middle text-gray-900 first:pl-4 last:pr-4", className)} {...props} />;
 }
