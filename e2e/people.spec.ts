@@ -95,7 +95,7 @@ test("an owner invites an admin by email; the invitee accepts in a second browse
   await invitee.getByLabel("Your name").fill("Invited Admin");
   await invitee.getByLabel("Choose a password").fill("short");
   await invitee.getByRole("button", { name: "Create account and join" }).click();
-  await expect(invitee.getByText("must be at least 8 characters")).toBeVisible();
+  await expect(invitee.getByText("Use at least 8 characters.")).toBeVisible();
   await invitee.getByLabel("Choose a password").fill("invited-admin-password");
   await invitee.getByRole("button", { name: "Create account and join" }).click();
   await invitee.waitForURL((u) => u.pathname === "/");

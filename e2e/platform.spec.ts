@@ -67,7 +67,7 @@ test("a platform administrator lists workspaces with usage, lowers an allowance,
   await dialog.getByLabel("Active renders at once").fill("0");
   await dialog.getByRole("button", { name: "Save allowances" }).click();
   await expect(dialog.getByLabel("Active renders at once")).toHaveAttribute("aria-invalid", "true");
-  await expect(dialog.getByText("must be a whole number from 1 to 100,000", { exact: true })).toBeVisible();
+  await expect(dialog.getByText("Use a whole number from 1 to 100,000.", { exact: true })).toBeVisible();
   await checkA11y(page);
   await screenshots(page, "platform-edit-allowances");
   await dialog.getByLabel("Active renders at once").fill("3");

@@ -95,7 +95,7 @@ const isShapeMismatch = (i: Issue) =>
  * value has the shape of (a binding, not a string), so name that branch's issues: the branch with
  * fewest shape mismatches, then the one that got deepest into the value.
  */
-function flattenIssues(issues: readonly Issue[], prefix: readonly PropertyKey[]): { path: PropertyKey[]; issue: Issue }[] {
+export function flattenIssues(issues: readonly Issue[], prefix: readonly PropertyKey[] = []): { path: PropertyKey[]; issue: Issue }[] {
   return issues.flatMap((issue) => {
     const at = [...prefix, ...issue.path];
     if (issue.code !== "invalid_union" || !issue.errors.length) return [{ path: at, issue }];

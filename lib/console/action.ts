@@ -4,17 +4,28 @@ import { ZodError, type z } from "zod";
 import { refuseWhileSuspended, type Ctx, type Effect } from "../auth/context";
 import { assertSameOriginHeaders } from "../auth/session";
 import { isDatabaseUnavailable } from "../db/unavailable";
-import { fromZodError, isAppError, unauthorized, type ErrorCode, type ErrorDetail } from "../errors";
+import { isAppError, unauthorized, type ErrorCode, type ErrorDetail } from "../errors";
 import { log } from "../log";
+import { formErrorsFromZod, formMessage, plainDetail } from "./form-errors";
 import { consoleSession, type ConsoleSession } from "./session";
 
 /** What every console server action answers; the client shows `error.message` (and each detail beside its field). */
 export type ActionError = { code: ErrorCode; message: string; details?: ErrorDetail[] };
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
 
-/** An AppError (or a ZodError) as the result a client reads; anything else is logged and answered INTERNAL without internals. */
+/**
+ * An AppError (or a ZodError) as the result a client reads; anything else is logged and answered INTERNAL without
+ * internals. Problems with the input are worded for people, in one voice (form-errors.ts).
+ */
 export function toActionError(err: unknown, requestId?: string): ActionError {
-  const e = err instanceof ZodError ? fromZodError(err) : err;
+  if (err instanceof ZodError) return { code: "BAD_REQUEST", ...formErrorsFromZod(err) };
+  const e = err;
+  // why only BAD_REQUEST: its details are problems with what was typed; another refusal's details (what holds a
+  // folder, which template uses an asset) are a list the form shows as written.
+  if (isAppError(e) && e.code === "BAD_REQUEST" && e.details?.length) {
+    const details = e.details.map(plainDetail);
+    return { code: e.code, message: formMessage(details, e.message), details };
+  }
   if (isAppError(e)) return e.details?.length ? { code: e.code, message: e.message, details: e.details } : { code: e.code, message: e.message };
   if (isDatabaseUnavailable(e)) {
     log().warn({ err: e, requestId }, "console action: database unavailable");
