@@ -80,6 +80,7 @@ test("an admin creates a key, renders Hello with it, rotates it (both secrets wo
   const freshRow = page.getByRole("row", { name: new RegExp(fresh.slice(0, 8)) });
   await expect(freshRow.getByText("Active")).toBeVisible();
   await expectTableFits(page, "API keys"); // a rotated key and an active one, with all three actions
+  await screenshots(page, "api-keys-rotated-list");
 
   // Revoke the new key: it stops working within about a second, and stays listed as revoked.
   await freshRow.getByRole("button", { name: "Revoke Billing service" }).click();
