@@ -1,3 +1,5 @@
+import { systemCtx } from "../lib/auth/context";
+import * as templates from "../lib/templates";
 import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fixtures";
 
 /**
@@ -33,4 +35,15 @@ test("creating a template: an empty name says 'Enter a name.', and a pasted name
   // Below the last fifth the counter goes away.
   await name.fill("Invoice");
   await expect(dialog.getByText(/of 120 characters/)).toHaveCount(0);
+});
+
+test("the template editor keeps Save beside Versions and Publish at 1280 px, whatever the template's name", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const name = "Quarterly statement for customers with a very long name that goes on ".repeat(2).trim().slice(0, 120);
+  const t = await templates.createTemplate(systemCtx(member.workspaceId, "e2e"), { name, content: { composition: { root: { type: "text", text: "Hello" } } } });
+  await signIn(page, member.email, member.password, `/templates/${t.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+  const top = async (button: string) => (await page.getByRole("button", { name: button, exact: true }).boundingBox())!.y;
+  await expect.poll(async () => [await top("Versions"), await top("Publish"), await top("Save")].every((y, _, all) => Math.abs(y - all[0]!) < 2)).toBe(true);
+  await screenshots(page, "template-editor-long-name");
 });

@@ -32,7 +32,8 @@ export function ForgotPasswordForm() {
       <div className="space-y-5">
         <p role="status" className="flex gap-2 rounded-md border border-success/30 bg-success-soft p-3 text-sm text-success">
           <MailCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <span>If {sentTo} has a Folio account, we sent it a link to reset the password. Check your inbox; the link works for one hour.</span>
+          {/* why min-w-0 and anywhere: a flex item is as wide as its longest word, and an address can be longer than the card. */}
+          <span className="min-w-0 [overflow-wrap:anywhere]">If {sentTo} has a Folio account, we sent it a link to reset the password. Check your inbox; the link works for one hour.</span>
         </p>
         <Link href="/sign-in" className="text-sm font-medium text-accent underline-offset-4 hover:underline">
           Back to sign-in

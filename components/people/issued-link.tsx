@@ -1,6 +1,7 @@
 // IssuedLink: an invitation link shown once after inviting or re-sending, with a copy button and
 // what became of the email. Without `link` (the server mails it only: a new account's invitation
-// when mail is configured) it says where the link went instead.
+// when mail is configured) it says where the link went instead. Each sentence naming the address may
+// break inside it (min-w-0, overflow-wrap: anywhere): an address can be longer than the card is wide.
 "use client";
 import { CircleAlert, MailCheck } from "lucide-react";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -12,12 +13,12 @@ export function IssuedLink({ email, link, mail }: { email: string; link?: string
     return mail === "sent" ? (
       <p className="flex gap-2 rounded-md border border-success/30 bg-success-soft p-3 text-sm text-success" role="status">
         <MailCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <span>We emailed the invitation to {email}. The link is not shown here: it creates an account, so it goes only to that mailbox.</span>
+        <span className="min-w-0 [overflow-wrap:anywhere]">We emailed the invitation to {email}. The link is not shown here: it creates an account, so it goes only to that mailbox.</span>
       </p>
     ) : (
       <p className="flex gap-2 rounded-md border border-warning/30 bg-warning-soft p-3 text-sm text-warning" role="alert">
         <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        <span>The email to {email} could not be sent. The invitation stands; re-send it later to email a new link (it goes only by mail, as it creates an account).</span>
+        <span className="min-w-0 [overflow-wrap:anywhere]">The email to {email} could not be sent. The invitation stands; re-send it later to email a new link (it goes only by mail, as it creates an account).</span>
       </p>
     );
   }
@@ -26,13 +27,13 @@ export function IssuedLink({ email, link, mail }: { email: string; link?: string
       {mail === "sent" && (
         <p className="flex gap-2 rounded-md border border-success/30 bg-success-soft p-3 text-sm text-success" role="status">
           <MailCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <span>We emailed the invitation to {email}.</span>
+          <span className="min-w-0 [overflow-wrap:anywhere]">We emailed the invitation to {email}.</span>
         </p>
       )}
       {mail === "failed" && (
         <p className="flex gap-2 rounded-md border border-warning/30 bg-warning-soft p-3 text-sm text-warning" role="alert">
           <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <span>The email to {email} could not be sent. The invitation stands: copy the link below and send it yourself.</span>
+          <span className="min-w-0 [overflow-wrap:anywhere]">The email to {email} could not be sent. The invitation stands: copy the link below and send it yourself.</span>
         </p>
       )}
       {mail === "not_configured" && <p className="text-sm text-gray-700">This server sends no mail. Copy the link and send it to {email} yourself.</p>}
