@@ -42,6 +42,15 @@ export function idleDocument(ms: number, text = "idle") {
 }
 
 /**
+ * A document whose render holds a worker's render slot, idle, until it is cancelled (or its time
+ * limit ends it): its page waits for window.folioReady, which it never sets. For tests that need
+ * the slots full or a render that cannot end before the test cancels it.
+ */
+export function slotHoldingDocument(text = "holding a slot") {
+  return { html: `<p>${text}</p>`, settings: { waitFor: { flag: true } } };
+}
+
+/**
  * A document that keeps its render busy for `ms` (a busy loop in a script), then shows `text`.
  * It burns a core while it runs: only for tests of a page that works (time limits, cancelling a
  * busy page); see idleDocument and held renders for the rest.
