@@ -112,6 +112,10 @@ describe("a render whose worker dies", () => {
     // Let the page open: the kill lands mid-render.
     await new Promise((r) => setTimeout(r, 500));
     expect(await renderRow(id)).toMatchObject({ state: "processing", attempts: 1 });
+    // The worker claims for RENDER_LEASE_MS (3 s here), not the default 15 s.
+    const [lease] = await sql<{ ms: number }[]>`select (extract(epoch from lease_expires_at - now()) * 1000)::int as ms from renders where id = ${id}`;
+    expect(lease!.ms).toBeGreaterThan(0);
+    expect(lease!.ms).toBeLessThanOrEqual(3000);
 
     await killWorker(worker);
     // The dead worker's last renewal: nobody renews it now.
