@@ -75,9 +75,9 @@ async function makeDue(deliveryId: string, attempts?: number) {
 
 /**
  * Proves that nothing more was on its way to the receivers: a later event (a render of `w` ending
- * `state`) reaches each of them, and it is the only request each got since. Deliveries to one
- * endpoint go out in the order their renders ended, so anything still coming would have come
- * first. why not a pause: how long is long enough depends on the machine's load, and a pause
+ * `state`) reaches each of them, and it is the only request each got since. The dispatcher hands
+ * deliveries over oldest first and the worker fetches them in that order, so anything still
+ * coming was handed over before the marker, whose render had yet to run. why not a pause: how long is long enough depends on the machine's load, and a pause
  * that is too short passes without proving anything.
  */
 async function nothingElseArrives(w: TestWorkspace, receivers: Receiver[], state: "succeeded" | "failed" = "succeeded"): Promise<string> {
