@@ -3,9 +3,15 @@ import path from "node:path";
 
 const alias = { "@": path.resolve(import.meta.dirname) };
 
+// Test files run in parallel, one per vitest worker; each worker has servers and a database of its
+// own (lib/testing/global-setup.ts). why 3 on two cores: an integration file mostly waits on its
+// servers and Chromium, so a third file keeps the cores busy. FOLIO_TEST_WORKERS=1 for one file.
+const maxWorkers = Number(process.env.FOLIO_TEST_WORKERS) || 3;
+
 export default defineConfig({
   resolve: { alias },
   test: {
+    maxWorkers,
     projects: [
       {
         resolve: { alias },

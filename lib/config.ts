@@ -48,6 +48,13 @@ const EnvSchema = z.object({
   /** The unprivileged user the worker's browser runs as when the worker runs as root (scripts/ensure-system.sh creates it). */
   CHROMIUM_USER: z.string().regex(/^[a-z_][a-z0-9_-]*$/, "must be a user name").default("folio-render"),
   WORKER_CONCURRENCY: int(1, 64).optional(),
+  /**
+   * How long a worker's claim on a render lasts without renewal: a killed worker's render is taken
+   * back this long after its last renewal. why not in the README: operators have no reason to
+   * change it (shorter only takes renders from slow but live workers sooner); the crash tests
+   * shorten it so a killed worker's render comes back in a few seconds rather than 15.
+   */
+  RENDER_LEASE_MS: int(1000, 3_600_000).default(15_000),
   /** When set, the worker answers GET /healthz and /readyz on this port. */
   WORKER_HEALTH_PORT: int(1, 65535).optional(),
   /** The interface of the worker's health port; loopback unless an orchestrator must reach it from outside. */

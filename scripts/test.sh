@@ -8,8 +8,17 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-system.sh --test
 bash scripts/ensure-node-modules.sh
 export PATH="$PWD/node_modules/.bin:$PATH" NEXT_TELEMETRY_DISABLED=1
-echo "== lint"; eslint . --max-warnings=0
-bash scripts/ensure-build.sh # before the typecheck: Next.js writes route types it checks
+# Lint runs beside the build (eslint is one process; the build leaves a core idle much of the time).
+echo "== lint and build"
+lint_log=$(mktemp)
+eslint . --max-warnings=0 >"$lint_log" 2>&1 &
+lint_pid=$!
+build_status=0
+bash scripts/ensure-build.sh || build_status=$? # before the typecheck: Next.js writes route types it checks
+lint_status=0
+wait "$lint_pid" || lint_status=$?
+cat "$lint_log"; rm -f "$lint_log"
+[ "$lint_status" -eq 0 ] && [ "$build_status" -eq 0 ] || exit 1
 echo "== typecheck"; tsc --noEmit
 echo "== tests"; vitest run "$@"
 if [ $# -eq 0 ]; then

@@ -11,7 +11,7 @@ import { BrowserPool } from "@/lib/render-engine/browser";
 import { closeRenderHelpers, warmRenderHelpers } from "@/lib/render-engine/helpers";
 import { becomeNonDumpable, browserUser, containmentWarnings, DUMPABLE_MESSAGE, protectDataDir, requireSeparateUser } from "@/lib/render-engine/containment";
 import { forgetWorker, REPORT_EVERY_MS, reportContainment } from "@/lib/workers";
-import { LEASE_MS, reapAbandonedRenders, renewLeases, settleUploads, watchCancellations } from "@/lib/renders/processing";
+import { leaseMs, reapAbandonedRenders, renewLeases, settleUploads, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL, rendering } from "@/lib/renders/processing";
 import { handleBlobDeletion } from "./jobs/blob-deletion";
 import { handleFileDeletion } from "./jobs/file-deletion";
@@ -84,8 +84,9 @@ async function main() {
   await report().catch((err) => log().error({ err }, "containment report failed"));
   const timers = [
     every(REPORT_EVERY_MS, report, "containment report"),
-    every(LEASE_MS / 3, renewLeases, "lease renewal"),
-    every(5_000, reapAbandonedRenders, "abandoned render check"),
+    every(leaseMs() / 3, renewLeases, "lease renewal"),
+    // A third of the lease, at most 5 s: an abandoned render waits at most that long past its lease.
+    every(Math.min(5_000, leaseMs() / 3), reapAbandonedRenders, "abandoned render check"),
     setInterval(webhookDispatcher.wake, 2_000),
   ];
   const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.WORKER_HEALTH_HOST, pool, nonDumpable) : undefined;

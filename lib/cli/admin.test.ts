@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -10,21 +9,14 @@ import { getPasswordReset } from "../people/profile";
 import { hashToken, newToken } from "../people/tokens";
 import { createTestWorkspace, signIn } from "../testing/factories";
 import { api, expectError } from "../testing/http";
+import { runAdminCli, type CliRun } from "../testing/admin-cli";
 import { projectRoot } from "../testing/server";
 
-type CliRun = { code: number; stdout: string; stderr: string };
 type CliResult = CliRun & { json: Record<string, unknown> };
 
 /** Runs the real admin CLI with exactly these arguments against the test database. */
 function cli(args: string[]): Promise<CliRun> {
-  return new Promise((resolve) => {
-    execFile(
-      "npm",
-      ["run", "--silent", "admin", "--", ...args],
-      { cwd: projectRoot, env: { ...process.env, ...inject("serverEnv") }, timeout: 300_000 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === "number" ? err.code : -1) : 0, stdout, stderr: err && typeof err.code !== "number" ? `${stderr}${String(err)} signal=${err.signal}` : stderr }),
-    );
-  });
+  return runAdminCli(args, inject("serverEnv"));
 }
 
 /** The one JSON object a --json run printed, or a failure showing what it printed instead. */

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
@@ -9,7 +8,8 @@ import { signIn } from "@/lib/testing/factories";
 import { TEST_ADMIN } from "@/lib/testing/global-setup";
 import { api, expectError } from "@/lib/testing/http";
 import { logLine } from "@/lib/testing/logs";
-import { projectRoot, startWebServer, type WebServer } from "@/lib/testing/server";
+import { adminJson } from "@/lib/testing/admin-cli";
+import { startWebServer, type WebServer } from "@/lib/testing/server";
 
 // A web server of its own on a database a test can take away (or make refuse a statement).
 let database: CuttableDatabase;
@@ -27,11 +27,7 @@ beforeAll(async () => {
 
 /** The admin CLI's JSON answer, run against this file's database. */
 function admin(...args: string[]): Promise<unknown> {
-  return new Promise((resolve, reject) =>
-    execFile("npm", ["run", "--silent", "admin", "--", ...args, "--json"], { cwd: projectRoot, env: { ...process.env, ...inject("serverEnv"), DATABASE_URL: database.url } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`admin ${args.join(" ")}: ${stderr}`)) : resolve(JSON.parse(stdout)),
-    ),
-  );
+  return adminJson(args, { ...inject("serverEnv"), DATABASE_URL: database.url });
 }
 
 afterAll(async () => {

@@ -323,6 +323,54 @@ describe("the worker's own process", () => {
     }
   });
 
+  it("is not dumpable, whoever runs it: its /proc files are root's, its readiness says so, and a process of the suite's user (where not root) cannot read its environment", { timeout: 90_000 }, async () => {
+    // The counterpart of the root-only tests around it, run as the suite's own user (root or not):
+    // a worker started as that user on a database of its own, as an operator would start one.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-own-user-"));
+    const logFile = path.join(dir, "worker.log");
+    const port = await freePort();
+    const database = await privateDatabase("ownuser");
+    await database.close();
+    const worker = startProcess(
+      "worker/index.ts",
+      {
+        ...inject("serverEnv"),
+        DATABASE_URL: database.url,
+        DATA_DIR: path.join(dir, "data"),
+        FOLIO_PROCESS: "worker",
+        WORKER_HEALTH_PORT: String(port),
+        WORKER_CONCURRENCY: "1",
+        RENDERER_REQUIRE_SANDBOX: "false",
+      },
+      logFile,
+    );
+    const control = spawnSync("sh", ["-c", "sleep 60 >/dev/null 2>&1 & echo $!"], { encoding: "utf8" });
+    const controlPid = Number(control.stdout.trim());
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/readyz`, worker.proc, 60_000, logFile);
+      const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
+      expect(ready).toMatchObject({ ok: true, worker: { dumpable: false } });
+      const pid = worker.proc.pid!;
+      expect(readProc(pid)?.command).toContain("worker/index.ts");
+      expect(readProc(pid)?.uids[0]).toBe(process.getuid!());
+      // The kernel gives a process that is not dumpable /proc files of root's; a dumpable process
+      // of the same user (the control) keeps its own.
+      expect(fs.statSync(`/proc/${pid}/environ`).uid).toBe(0);
+      expect(fs.statSync(`/proc/${controlPid}/environ`).uid).toBe(process.getuid!());
+      if (!asRoot) {
+        // Where the suite is not root, that is what a renderer exploit of the same user meets.
+        expect(() => fs.readFileSync(`/proc/${pid}/environ`)).toThrow(/EACCES/);
+        expect(fs.readFileSync(`/proc/${controlPid}/environ`, "utf8").length).toBeGreaterThan(0);
+      }
+      // No execute-only copy of node is left behind (the re-exec of a worker that is not root).
+      expect(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith("folio-worker-node-"))).toEqual([]);
+    } finally {
+      process.kill(controlPid, "SIGKILL");
+      await worker.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.runIf(asRoot)("is not dumpable where it is not root: a process of its own user (its browser) cannot read its environment", { timeout: 90_000 }, async () => {
     // A worker run as an unprivileged user (the browser user serves: any would) with a DATA_DIR of
     // its own, so its browser runs as that same user: the case where only the worker's being not

@@ -6,7 +6,7 @@ import { renders, workspaces } from "@/lib/db/schema";
 import { insertRenderRows } from "@/lib/renders/repository";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
-import { createRender, slowHtml } from "@/lib/testing/renders";
+import { createRender, slotHoldingDocument } from "@/lib/testing/renders";
 import { startWebServer, type WebServer } from "@/lib/testing/server";
 
 /**
@@ -89,7 +89,7 @@ describe("render allowances", () => {
     const w = await createTestWorkspace();
     await setLimits(w.id, { maxActiveRenders: 10, rendersPerMinute: 1000 });
     // why: the admitted renders must stay active while the burst runs; they are cancelled after.
-    const answers = await Promise.all(Array.from({ length: 50 }, () => createRender(w.key, doc(slowHtml(30_000)))));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => createRender(w.key, { document: slotHoldingDocument() })));
     const admitted = answers.filter((a) => a.status < 300);
     expect(admitted).toHaveLength(10);
     for (const r of answers.filter((a) => a.status === 429)) expect(r.headers.get("retry-after")).toBe("1");
@@ -99,7 +99,7 @@ describe("render allowances", () => {
     expectError(refused, 429, "RATE_LIMITED");
     const cancel = await api(`/v1/renders/${admitted[0]!.body.id}/cancel`, { key: w.key, method: "POST" });
     expect(cancel.status).toBe(200);
-    const next = await createRender(w.key, doc(slowHtml(30_000)));
+    const next = await createRender(w.key, { document: slotHoldingDocument() });
     expect(next.status).toBeLessThan(300);
     for (const id of [...admitted.slice(1).map((a) => a.body.id), next.body.id]) await api(`/v1/renders/${id}/cancel`, { key: w.key, method: "POST" });
   });

@@ -4,7 +4,7 @@ import { db } from "@/lib/db/client";
 import { renderInputs } from "@/lib/db/schema";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api } from "@/lib/testing/http";
-import { createRender, download, slowHtml } from "@/lib/testing/renders";
+import { createRender, download, slotHoldingDocument } from "@/lib/testing/renders";
 
 // A render's input (the caller's document and data) is kept only until the render ends; the render
 // record keeps everything the API shows. Ends by a worker's lease running out: worker-crash.test.ts.
@@ -42,7 +42,7 @@ describe("a render's input", () => {
 
   it("is deleted by the cancel", async () => {
     const w = await createTestWorkspace();
-    const res = await createRender(w.key, { document: { html: slowHtml(3000, "cancelled") }, waitMs: 0 });
+    const res = await createRender(w.key, { document: slotHoldingDocument("cancelled"), waitMs: 0 });
     expect(res.status, res.text).toBe(202);
     expect(await inputRows(res.body.id)).toHaveLength(1);
     const cancelled = await api(`/v1/renders/${res.body.id}/cancel`, { key: w.key, method: "POST" });

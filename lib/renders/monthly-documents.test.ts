@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { inArray } from "drizzle-orm";
@@ -8,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import * as schema from "@/lib/db/schema";
 import { cuttableDatabase, type CuttableDatabase } from "@/lib/testing/cuttable-database";
 import { api, expectError } from "@/lib/testing/http";
-import { projectRoot, startWebServer, type WebServer } from "@/lib/testing/server";
+import { adminJson } from "@/lib/testing/admin-cli";
+import { startWebServer, type WebServer } from "@/lib/testing/server";
 import { deleteExpiredRenders } from "./repository";
 import { endAttempt } from "./statements";
 
@@ -23,11 +23,7 @@ const logDir = path.join(inject("dataDir"), `monthly-documents-${process.pid}`);
 
 /** The admin CLI's JSON answer, run against this file's database. */
 function admin(...args: string[]): Promise<unknown> {
-  return new Promise((resolve, reject) =>
-    execFile("npm", ["run", "--silent", "admin", "--", ...args, "--json"], { cwd: projectRoot, env: { ...process.env, ...inject("serverEnv"), DATABASE_URL: database.url } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`admin ${args.join(" ")}: ${stderr}`)) : resolve(JSON.parse(stdout)),
-    ),
-  );
+  return adminJson(args, { ...inject("serverEnv"), DATABASE_URL: database.url });
 }
 
 beforeAll(async () => {

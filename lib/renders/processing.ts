@@ -21,8 +21,8 @@ import { CallerDocument, resolveSettings } from "./schemas";
 
 /** A crashed or killed worker's render is tried again; at most this many attempts in all (spec: 2 retries). */
 export const MAX_ATTEMPTS = 3;
-/** How long a processing render stays claimed without its worker renewing the claim. */
-export const LEASE_MS = 15_000;
+/** How long a processing render stays claimed without its worker renewing the claim (RENDER_LEASE_MS, 15 s). */
+export const leaseMs = () => config().RENDER_LEASE_MS;
 
 const inflight = new Map<string, AbortController>();
 let lastRenderEndedAt = -Infinity;
@@ -44,7 +44,7 @@ export function rendering(withinMs: number): boolean {
  * in turn. Returns false once the queue was found empty (the caller sleeps until a render is queued).
  */
 export async function processNextRender(pool: BrowserPool, keepClaiming: () => boolean = () => true): Promise<boolean> {
-  let row = await statements.claimNextRender(db(), LEASE_MS);
+  let row = await statements.claimNextRender(db(), leaseMs());
   if (!row) return false;
   for (;;) {
     const after = await processRender(row, pool, keepClaiming);
@@ -79,7 +79,7 @@ async function processRender(row: ClaimedRender, pool: BrowserPool, keepClaiming
   };
   /** Ends this attempt, claiming the next render when `claim` and the worker is not stopping. */
   const end = async (final: Parameters<typeof statements.endAttempt>[3], claim = true) => {
-    const lease = claim && keepClaiming() ? LEASE_MS : undefined;
+    const lease = claim && keepClaiming() ? leaseMs() : undefined;
     const { ended, next } = await timed("end", () => statements.endAttempt(db(), row.id, row.attempts, final, lease));
     return { ended, after: lease === undefined ? ("queue not read" as const) : (next ?? ("queue empty" as const)) };
   };
@@ -222,7 +222,7 @@ export async function watchCancellations() {
 
 /** Renews the claims of this worker's renders; called every few seconds. */
 export async function renewLeases() {
-  await repo.renewLeases(db(), [...inflight.keys()], LEASE_MS);
+  await repo.renewLeases(db(), [...inflight.keys()], leaseMs());
 }
 
 /**

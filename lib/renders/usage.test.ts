@@ -1,10 +1,13 @@
+import path from "node:path";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { usageDays } from "@/lib/db/schema";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
-import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+import { startRenderHolds, type HeldRender, type RenderHolds } from "@/lib/testing/held-renders";
+import { logLine } from "@/lib/testing/logs";
+import { createRender, download } from "@/lib/testing/renders";
 
 type Ended = { id: string; state: string; finishedAt: string; result?: { pageCount: number; outputBytes: number; downloadUrl?: string } };
 
@@ -12,19 +15,19 @@ const usageRows = (workspaceId: string) => db().select().from(usageDays).where(e
 
 const threePages = ["one", "two", "three"].map((t) => `<section style="break-after:page">page ${t}</section>`).join("");
 
-/** A render that is cancelled while queued or processing; tries again with a slower document if it ended first. */
-async function cancelledRender(w: TestWorkspace): Promise<Ended> {
-  for (const html of ["<p>cancel me</p>", slowHtml(800, "cancel me")]) {
-    const res = await createRender(w.key, { document: { html }, waitMs: 0 });
-    expect(res.status, res.text).toBe(202);
-    const cancel = await api(`/v1/renders/${res.body.id}/cancel`, { key: w.key, method: "POST" });
-    if (cancel.status === 200) {
-      expect(cancel.body.state).toBe("cancelled");
-      return cancel.body;
-    }
-    expectError(cancel, 409, "CONFLICT"); // it ended first; that render is counted under its own state
-  }
-  throw new Error("could not cancel a render before it ended");
+let holds: RenderHolds;
+beforeAll(async () => {
+  holds = await startRenderHolds();
+});
+afterAll(() => holds?.stop());
+
+/** A render cancelled while it is processing (held: it cannot end first), and its held upload. */
+async function cancelledRender(w: TestWorkspace): Promise<{ ended: Ended; held: HeldRender }> {
+  const held = await holds.hold(w, { document: { html: "<p>cancel me</p>" } });
+  const cancel = await api(`/v1/renders/${held.id}/cancel`, { key: w.key, method: "POST" });
+  expect(cancel.status, cancel.text).toBe(200);
+  expect(cancel.body.state).toBe("cancelled");
+  return { ended: cancel.body, held };
 }
 
 describe("usage counting", () => {
@@ -53,12 +56,8 @@ describe("usage counting", () => {
     // The counted bytes are the bytes of the files.
     for (const r of [one, three]) expect((await download(r.body.result.downloadUrl)).bytes.byteLength).toBe(r.body.result.outputBytes);
 
-    ended.push(await cancelledRender(w));
-    // Whatever ended before a cancel could catch it, wait for it (and any render still running).
-    const listed = await api("/v1/renders?limit=100", { key: w.key });
-    for (const r of listed.body.items as Ended[]) {
-      if (!ended.some((e) => e.id === r.id)) ended.push((await waitForState(w.key, r.id)) as Ended & { id: string });
-    }
+    const cancelled = await cancelledRender(w);
+    ended.push(cancelled.ended);
     for (const e of ended) expect(e.finishedAt, JSON.stringify(e)).toEqual(expect.any(String));
 
     // A cancel after the end is refused and counts nothing.
@@ -100,14 +99,15 @@ describe("usage counting", () => {
     expect(three.body.test).toBe(true);
     expect(sum("testRenders")).toBe(1);
     expect(sum("testPages")).toBe(3);
-    // Only the two succeeded renders of the first step when the cancel caught its render.
-    if (succeeded.length === 2) {
-      expect(sum("pages")).toBe(4);
-      expect(sum("outputBytes")).toBe(one.body.result.outputBytes + three.body.result.outputBytes);
-    }
+    expect(succeeded).toHaveLength(2);
+    expect(sum("pages")).toBe(4);
+    expect(sum("outputBytes")).toBe(one.body.result.outputBytes + three.body.result.outputBytes);
 
-    // Nothing counts again later (a second end, a late worker).
-    await new Promise((r) => setTimeout(r, 1000));
+    // Nothing counts again when the cancelled render's worker comes to the end of its attempt
+    // later (its upload answers now): the worker logs that attempt's end, and the count stands.
+    cancelled.held.release();
+    const workerLog = path.join(inject("dataDir"), "worker.log");
+    expect(await logLine(workerLog, (l) => l.renderId === cancelled.ended.id && /^render /.test(l.msg ?? ""), 20_000)).toMatchObject({ attempt: 1 });
     expect(await usageRows(w.id)).toEqual(want);
   });
 

@@ -8,12 +8,13 @@ import { startEnvironment, type Environment } from "@/lib/testing/environment";
 import { api } from "@/lib/testing/http";
 import { logLine } from "@/lib/testing/logs";
 import { pdfText } from "@/lib/testing/pdf";
-import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+import { createRender, download, idleDocument, waitForState } from "@/lib/testing/renders";
 import { alive, type Started } from "@/lib/testing/server";
 import { renderFileKey } from "./files";
-import { LEASE_MS, MAX_ATTEMPTS } from "./processing";
+import { MAX_ATTEMPTS } from "./processing";
 
-// A Folio of its own with one render slot: these tests kill its worker and its browser.
+// A Folio of its own with one render slot: these tests kill its worker and its browser. Its lease
+// is 3 s (RENDER_LEASE_MS; 15 s by default): a killed worker's render comes back in seconds.
 let env: Environment;
 let sql: postgres.Sql;
 /** The environment's live worker (replaced after a kill). */
@@ -22,7 +23,7 @@ let worker: Started;
 const leftovers = new Set<number>();
 
 beforeAll(async () => {
-  env = await startEnvironment({ WORKER_CONCURRENCY: "1" });
+  env = await startEnvironment({ WORKER_CONCURRENCY: "1", RENDER_LEASE_MS: "3000" });
   worker = env.worker;
   sql = postgres(env.databaseUrl, { max: 2, onnotice: () => {} });
 });
@@ -83,9 +84,9 @@ async function usageTotals(workspaceId: string) {
   return row!;
 }
 
-/** Creates a slow render and returns once a worker is rendering it. */
+/** Creates a render whose page stays open `ms` (idle) and returns once a worker is rendering it. */
 async function startSlowRender(ms: number, text: string) {
-  const res = await createRender(env.key, { document: { html: slowHtml(ms, text) }, waitMs: 0 }, opts());
+  const res = await createRender(env.key, { document: idleDocument(ms, text), waitMs: 0 }, opts());
   expect(res.status, res.text).toBe(202);
   const id = res.body.id as string;
   // The first render also waits for the worker to start (migrations, browser launch).
@@ -106,23 +107,31 @@ describe("a render whose worker dies", () => {
   let workspaceId: string;
 
   it("is taken back after a SIGKILL, rendered by another worker, and ends exactly once", { timeout: 120_000 }, async () => {
-    const id = await startSlowRender(6000, "survived a killed worker");
+    const id = await startSlowRender(3000, "survived a killed worker");
     workspaceId = (await renderRow(id)).workspaceId;
-    // Let the page's busy loop start: the kill lands mid-render.
+    // Let the page open: the kill lands mid-render.
     await new Promise((r) => setTimeout(r, 500));
     expect(await renderRow(id)).toMatchObject({ state: "processing", attempts: 1 });
+    // The worker claims for RENDER_LEASE_MS (3 s here), not the default 15 s.
+    const [lease] = await sql<{ ms: number }[]>`select (extract(epoch from lease_expires_at - now()) * 1000)::int as ms from renders where id = ${id}`;
+    expect(lease!.ms).toBeGreaterThan(0);
+    expect(lease!.ms).toBeLessThanOrEqual(3000);
 
     await killWorker(worker);
-    const killedAt = Date.now();
+    // The dead worker's last renewal: nobody renews it now.
+    const { leaseExpiresAt } = await renderRow(id);
+    expect(leaseExpiresAt).toBeInstanceOf(Date);
     worker = env.startWorker();
 
-    // lease (15 s) + reaper period (5 s) + the render again (6 s) + worker start.
-    const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 70_000 });
-    const took = Date.now() - killedAt;
+    // lease (3 s) + reaper period (1 s) + the render again (3 s) + worker start.
+    const ended = await waitForState(env.key, id, undefined, { ...opts(), timeout: 60_000 });
     expect(ended.state, JSON.stringify(ended)).toBe("succeeded");
-    expect(took).toBeLessThan(60_000);
-    // Not before the dead worker's lease could have expired: the render was not taken from a live worker.
-    expect(took).toBeGreaterThan(LEASE_MS - 5_000 - 1_000);
+    // Taken back by the new worker, and not before the dead worker's lease expired: the render
+    // was not taken from a live worker. The log line's time against the database's lease: both
+    // this machine's clock.
+    const takenBack = await logLine(worker.logFile, (l) => l.renderId === id && l.msg === "took back a render whose worker stopped");
+    expect(takenBack).toMatchObject({ level: 40, attempt: 1, state: "queued" });
+    expect(Date.parse((takenBack as { time?: string }).time ?? "")).toBeGreaterThanOrEqual(leaseExpiresAt!.getTime());
 
     expect(await renderRow(id)).toMatchObject({ state: "succeeded", attempts: 2, leaseExpiresAt: null, finishedAt: expect.any(Date) });
     expect(await hasInput(id)).toBe(false);
@@ -267,7 +276,7 @@ describe("a render whose worker dies", () => {
 
 describe("a worker that stops", () => {
   it("finishes the render it has, claims no other, and leaves the queue to the next worker", { timeout: 90_000 }, async () => {
-    const slow = await startSlowRender(10_000, "finished while stopping");
+    const slow = await startSlowRender(4000, "finished while stopping");
     const queued: string[] = [];
     for (const text of ["queued one", "queued two"]) {
       const res = await createRender(env.key, { document: { html: `<p>${text}</p>` }, waitMs: 0 }, opts());

@@ -75,6 +75,15 @@ const errorOf = (res: { status: number; text: string }, status: number, code: st
 
 // --- images ---------------------------------------------------------------------------------------
 
+/** Runs `make(i)` for i from 0 to n - 1, ten at a time; the results in order. */
+async function inBatches<T>(n: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let start = 0; start < n; start += 10) {
+    out.push(...(await Promise.all(Array.from({ length: Math.min(10, n - start) }, (_, k) => make(start + k)))));
+  }
+  return out;
+}
+
 describe("image components", () => {
   it("draws a literal image asset from the asset origin by its blob's sha256, at its size, and lists only drawn images for the render", async () => {
     const w = await createTestWorkspace();
@@ -269,10 +278,11 @@ describe("stylesheets", () => {
 // --- limits ---------------------------------------------------------------------------------------
 
 describe("template limits at preview and publish", () => {
-  it("100 referenced workspace files, 20 import levels, 5 MB of source, 500 fonts and images, 20 MiB together", async () => {
+  // why 120 s: it seeds over 600 files and assets; on a loaded machine that outlasts the default.
+  it("100 referenced workspace files, 20 import levels, 5 MB of source, 500 fonts and images, 20 MiB together", { timeout: 120_000 }, async () => {
     const w = await createTestWorkspace();
-    // 101 files: one stylesheet importing 100 others.
-    for (let i = 0; i < 100; i++) await seedStylesheet(w, null, `s${i}.css`, `.s${i}{}`);
+    // 101 files: one stylesheet importing 100 others (seeded a few at a time: they are independent).
+    await inBatches(100, (i) => seedStylesheet(w, null, `s${i}.css`, `.s${i}{}`));
     await seedStylesheet(w, null, "many.css", Array.from({ length: 100 }, (_, i) => `@import "s${i}.css";`).join("\n"));
     const many = await createTemplate(w, { composition: { root: text("x"), stylesheets: ["many.css"] } });
     let e = errorOf(await preview(w, many), 400, "LIMIT_EXCEEDED");
@@ -293,8 +303,7 @@ describe("template limits at preview and publish", () => {
     expect(e.message).toContain("5 MB");
 
     // 501 images.
-    const ids: string[] = [];
-    for (let i = 0; i < 501; i++) ids.push(await seedAsset(w, { kind: "image", filename: `i${i}.png`, mediaType: "image/png", bytes: Buffer.from(`not really a png ${i}`) }));
+    const ids = await inBatches(501, (i) => seedAsset(w, { kind: "image", filename: `i${i}.png`, mediaType: "image/png", bytes: Buffer.from(`not really a png ${i}`) }));
     const hidden = { visibleWhen: { path: ["never"], operator: "exists" } };
     const crowded = await createTemplate(w, { composition: { root: container(...ids.map((id) => image(id, hidden))) } });
     e = errorOf(await preview(w, crowded), 400, "LIMIT_EXCEEDED");

@@ -1,10 +1,9 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { inject } from "vitest";
-import { createDatabase } from "../db/embedded";
 import { newId } from "../db/ids";
-import { runMigrations } from "../db/migrate";
 import * as schema from "../db/schema";
+import { copyDatabase } from "./global-setup";
 
 export type PrivateDatabase = {
   url: string;
@@ -22,9 +21,8 @@ export type PrivateDatabase = {
 export async function privateDatabase(label: string): Promise<PrivateDatabase> {
   const name = `folio_test_${Date.now()}_${label}${process.pid}`;
   const adminUrl = inject("adminUrl");
-  await createDatabase(adminUrl, name);
+  await copyDatabase(adminUrl, inject("templateDatabase"), name);
   const url = adminUrl.replace(/\/postgres$/, `/${name}`);
-  await runMigrations(url);
   const client = postgres(url, { max: 2, onnotice: () => {} });
   const db = drizzle({ client, schema });
   const workspaceId = newId("ws");

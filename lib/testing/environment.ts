@@ -2,9 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
-import { createDatabase } from "../db/embedded";
-import { runMigrations } from "../db/migrate";
 import { signIn } from "./factories";
+import { copyDatabase } from "./global-setup";
 import { api } from "./http";
 import { startProcess, startWebServer, type Started, type WebServer } from "./server";
 
@@ -35,9 +34,8 @@ export const ENVIRONMENT_OWNER = { email: "owner@env.folio.test", password: "env
 export async function startEnvironment(overrides: Record<string, string> = {}): Promise<Environment> {
   const name = `folio_test_${Date.now()}_env${process.pid}_${counter++}`;
   const adminUrl = inject("adminUrl");
-  await createDatabase(adminUrl, name);
+  await copyDatabase(adminUrl, inject("templateDatabase"), name);
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${name}`);
-  await runMigrations(databaseUrl);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-env-"));
   const owner = ENVIRONMENT_OWNER;
   const env: Record<string, string> = {

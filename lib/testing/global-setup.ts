@@ -10,24 +10,25 @@ import { projectRoot, startProcess, startWebServer, type Started, type WebServer
 export const TEST_ADMIN = { email: "owner@folio.test", password: "correct-horse-battery" };
 export const TEST_DEPLOY_KEY = `folio_DeployKeyForTests${"0".repeat(23)}`;
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    baseUrl: string;
-    databaseUrl: string;
-    adminUrl: string;
-    dataDir: string;
-    serverEnv: Record<string, string>;
-  }
-}
-
-export type TestServers = {
+/** What a test file reaches through inject(): its server set's addresses (lib/testing/setup-env.ts). */
+export type ServerSet = {
   baseUrl: string;
   databaseUrl: string;
   adminUrl: string;
   dataDir: string;
   serverEnv: Record<string, string>;
-  stop: () => Promise<void>;
+  /** A migrated database that CREATE DATABASE ... TEMPLATE copies (lib/testing/database.ts). */
+  templateDatabase: string;
 };
+
+declare module "vitest" {
+  export interface ProvidedContext extends ServerSet {
+    /** One server set per vitest worker, by VITEST_POOL_ID - 1. */
+    serverSets: ServerSet[];
+  }
+}
+
+export type TestServers = ServerSet & { stop: () => Promise<void> };
 
 /**
  * A real PostgreSQL (the embedded cluster under .data/test, started the same way as in
@@ -36,11 +37,21 @@ export type TestServers = {
  * `extraEnv` adds to (or overrides) the servers' settings.
  */
 export async function startTestServers(extraEnv: Record<string, string> = {}): Promise<TestServers> {
+  const [set] = await startServerSets(1, extraEnv);
+  return set!;
+}
+
+/**
+ * `count` independent server sets on one PostgreSQL: each a database of its own (a copy of one
+ * migrated template: copying is much faster than migrating), a data folder, a web server and a
+ * worker. vitest runs test files in parallel, one set per worker process, so a file sees a server
+ * as quiet as when files ran one at a time: no other file's renders in its worker's queue or
+ * lines in its logs.
+ */
+export async function startServerSets(count: number, extraEnv: Record<string, string> = {}): Promise<TestServers[]> {
   const testRoot = path.join(projectRoot, ".data", "test");
   const runId = `${Date.now()}_${process.pid}`;
-  const dataDir = path.join(testRoot, "runs", runId);
   removeOldRunFolders(path.join(testRoot, "runs"));
-  fs.mkdirSync(dataDir, { recursive: true });
 
   const pg = await ensureEmbeddedPostgres({
     dir: path.join(testRoot, "postgres"),
@@ -49,12 +60,47 @@ export async function startTestServers(extraEnv: Record<string, string> = {}): P
     extraConf: ["fsync = off", "synchronous_commit = off", "full_page_writes = off"],
   });
   const adminUrl = pg.url;
-  const database = `folio_test_${runId}`;
   await dropOldTestDatabases(adminUrl);
-  await createDatabase(adminUrl, database);
-  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
-  await runMigrations(databaseUrl);
+  const templateDatabase = `folio_test_${runId}_template`;
+  await createDatabase(adminUrl, templateDatabase);
+  await runMigrations(adminUrl.replace(/\/postgres$/, `/${templateDatabase}`));
+  const databases: string[] = [];
+  const databaseDropped = async (database: string) => {
+    const othersRunning = await dropDatabase(adminUrl, database);
+    databases.splice(databases.indexOf(database), 1);
+    // The last set to stop drops the template and stops the cluster it started.
+    if (databases.length === 0) {
+      await dropDatabase(adminUrl, templateDatabase);
+      if (pg.startedHere && !othersRunning) pg.stop();
+    }
+  };
 
+  const sets: Promise<TestServers>[] = [];
+  for (let i = 1; i <= count; i++) {
+    const database = `folio_test_${runId}_${i}`;
+    await copyDatabase(adminUrl, templateDatabase, database);
+    databases.push(database);
+    const dataDir = path.join(testRoot, "runs", count === 1 ? runId : `${runId}_${i}`);
+    fs.mkdirSync(dataDir, { recursive: true });
+    const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
+    sets.push(startServers(databaseUrl, dataDir, extraEnv).then(({ serverEnv, baseUrl, stop }) => ({
+      baseUrl,
+      databaseUrl,
+      adminUrl,
+      dataDir,
+      serverEnv,
+      templateDatabase,
+      stop: async () => {
+        await stop();
+        await databaseDropped(database);
+      },
+    })));
+  }
+  return Promise.all(sets);
+}
+
+/** The web server and the worker on a database, with the test settings. */
+async function startServers(databaseUrl: string, dataDir: string, extraEnv: Record<string, string>) {
   const serverEnv: Record<string, string> = {
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
@@ -69,32 +115,58 @@ export async function startTestServers(extraEnv: Record<string, string> = {}): P
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     ...extraEnv,
   };
-  const web: WebServer = await startWebServer(serverEnv, dataDir);
   const worker: Started = startProcess("worker/index.ts", { ...serverEnv, FOLIO_PROCESS: "worker" }, path.join(dataDir, "worker.log"));
-
-  return {
-    baseUrl: web.baseUrl,
-    databaseUrl,
-    adminUrl,
-    dataDir,
-    serverEnv,
-    stop: async () => {
-      await Promise.all([web.stop(), worker.stop()]);
-      const othersRunning = await dropDatabase(adminUrl, database);
-      if (pg.startedHere && !othersRunning) pg.stop();
-    },
-  };
+  let web: WebServer;
+  try {
+    web = await startWebServer(serverEnv, dataDir);
+  } catch (e) {
+    await worker.stop();
+    throw e;
+  }
+  return { serverEnv, baseUrl: web.baseUrl, stop: () => Promise.all([web.stop(), worker.stop()]).then(() => {}) };
 }
 
-/** Once per `vitest run`: the servers of startTestServers, their addresses provided to the tests. */
+/**
+ * A new database, a copy of the migrated `template`. PostgreSQL copies a template only while no
+ * session is connected to it; none ever is (migrations ran before and closed theirs), but a copy
+ * refused for that (55006) is tried again rather than failing a test.
+ */
+export async function copyDatabase(adminUrl: string, template: string, database: string) {
+  const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await sql.unsafe(`create database "${database}" template "${template}"`);
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== "55006" || attempt === 10) throw e;
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/**
+ * Once per `vitest run`: one server set per vitest worker (see startServerSets), their addresses
+ * provided to the tests; lib/testing/setup-env.ts gives each test file its worker's set.
+ */
 export default async function setup(project: TestProject) {
-  const servers = await startTestServers();
-  project.provide("baseUrl", servers.baseUrl);
-  project.provide("databaseUrl", servers.databaseUrl);
-  project.provide("adminUrl", servers.adminUrl);
-  project.provide("dataDir", servers.dataDir);
-  project.provide("serverEnv", servers.serverEnv);
-  return servers.stop;
+  // As many as vitest runs files at once (vitest.config.mts), but no more than there are files
+  // to run: `vitest run some.test.ts` needs one set. why filenamePattern: vitest gives the global
+  // setup no list of the run's files; the filters of the command line are the closest (a name
+  // filter that vitest refines later only means a set too many).
+  const maxWorkers = Math.max(1, Number(project.config.maxWorkers ?? project.vitest.config.maxWorkers) || 1);
+  const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern ?? [];
+  const files = (await project.globTestFiles(filters)).testFiles.length;
+  const sets = await startServerSets(Math.max(1, Math.min(maxWorkers, files)));
+  const { stop: _stop, ...first } = sets[0]!;
+  for (const [key, value] of Object.entries(first)) project.provide(key as keyof ServerSet, value as never);
+  project.provide("serverSets", sets.map(({ stop: _s, ...set }) => set));
+  return async () => {
+    await Promise.all(sets.map((s) => s.stop()));
+  };
 }
 
 /** Folders (logs, files) of runs that started more than an hour ago; a recent run's logs stay to be read. */

@@ -32,7 +32,29 @@ export async function download(url: string) {
   return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-/** A document that keeps its render busy for `ms` (a busy loop in a script), then shows `text`. */
+/**
+ * A document whose page stays open in Chromium for `ms` without work (settings.waitFor.delayMs: an
+ * idle timer), then shows `text`: for tests that need a real page mid-render (to kill its
+ * browser, say). A render that only needs to stay active is better held (lib/testing/held-renders.ts).
+ */
+export function idleDocument(ms: number, text = "idle") {
+  return { html: `<p>${text}</p>`, settings: { waitFor: { delayMs: ms } } };
+}
+
+/**
+ * A document whose render holds a worker's render slot, idle, until it is cancelled (or its time
+ * limit ends it): its page waits for window.folioReady, which it never sets. For tests that need
+ * the slots full or a render that cannot end before the test cancels it.
+ */
+export function slotHoldingDocument(text = "holding a slot") {
+  return { html: `<p>${text}</p>`, settings: { waitFor: { flag: true } } };
+}
+
+/**
+ * A document that keeps its render busy for `ms` (a busy loop in a script), then shows `text`.
+ * It burns a core while it runs: only for tests of a page that works (time limits, cancelling a
+ * busy page); see idleDocument and held renders for the rest.
+ */
 export function slowHtml(ms: number, text = "slow") {
   return `<p>${text}</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`;
 }

@@ -73,6 +73,24 @@ async function makeDue(deliveryId: string, attempts?: number) {
   await db().execute(sql`select pg_notify('folio_webhook_due', '')`);
 }
 
+/**
+ * Proves that nothing more was on its way to the receivers: a later event (a render of `w` ending
+ * `state`) reaches each of them, and it is the only request each got since. The dispatcher hands
+ * deliveries over oldest first and the worker fetches them in that order, so anything still
+ * coming was handed over before the marker, whose render had yet to run. why not a pause: how long is long enough depends on the machine's load, and a pause
+ * that is too short passes without proving anything.
+ */
+async function nothingElseArrives(w: TestWorkspace, receivers: Receiver[], state: "succeeded" | "failed" = "succeeded"): Promise<string> {
+  const before = receivers.map((r) => r.received.length);
+  const marker = await renderPdf(w, state === "failed" ? { pageRanges: "9" } : {});
+  expect(marker.state).toBe(state);
+  for (const [i, r] of receivers.entries()) {
+    const got = await r.waitFor(before[i]! + 1);
+    expect(got.slice(before[i]!).map((x) => JSON.parse(x.body).data.renderId)).toEqual([marker.id]);
+  }
+  return marker.id;
+}
+
 const verify = (secret: string, r: Received) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
 
 describe("events of ended renders", () => {
@@ -103,8 +121,8 @@ describe("events of ended renders", () => {
       lastAttemptAt: expect.any(String),
       createdAt: expect.any(String),
     });
-    await new Promise((res) => setTimeout(res, 500));
-    expect(r.received).toHaveLength(1);
+    await nothingElseArrives(w, [r]);
+    expect(r.received).toHaveLength(2);
   });
 
   it("a failed render sends render.failed with its errorCode, only to endpoints subscribed to it; the event id is the same for every endpoint", async () => {
@@ -124,10 +142,9 @@ describe("events of ended renders", () => {
     const bodies = b.received.map((x) => verify(eb.secret, x) as { id: string; type: string });
     expect(bodies.map((x) => x.type).sort()).toEqual(["render.failed", "render.succeeded"]);
     expect(bodies.find((x) => x.type === "render.failed")!.id).toBe(fa.id);
-    await new Promise((res) => setTimeout(res, 1000));
-    expect(a.received).toHaveLength(1); // not the succeeded one
-    expect(c.received).toHaveLength(1);
     expect(JSON.parse(c.received[0]!.body).data.renderId).toBe(ok.id);
+    await nothingElseArrives(w, [a], "failed"); // a got nothing for the succeeded render
+    await nothingElseArrives(w, [c], "succeeded"); // c got nothing for the failed one
   });
 
   it("a cancelled render sends render.cancelled", async () => {
@@ -153,16 +170,14 @@ describe("events of ended renders", () => {
     const after = await renderPdf(w);
     const [got] = await r.waitFor(1);
     expect(JSON.parse(got!.body).data.renderId).toBe(after.id);
-    await new Promise((res) => setTimeout(res, 1000));
-    expect(r.received).toHaveLength(1);
+    const marker = await nothingElseArrives(w, [r]); // nothing for `before` or the image
     expect(disabledR.received).toHaveLength(0);
     expect((await deliveries(w, off.id)).items).toEqual([]);
-    expect((await deliveries(w, e.id)).items.map((d) => d.renderId)).toEqual([after.id]);
+    expect((await deliveries(w, e.id)).items.map((d) => d.renderId)).toEqual([marker, after.id]);
     expect(before.id).not.toBe(after.id);
-    // Enabling it later does not send what it missed.
+    // Enabling it later does not send what it missed: the first it gets is the next render's.
     await api(`/v1/webhook-endpoints/${off.id}`, { key: w.key, method: "PATCH", body: { enabled: true } });
-    await new Promise((res) => setTimeout(res, 2500));
-    expect(disabledR.received).toHaveLength(0);
+    await nothingElseArrives(w, [disabledR]);
   });
 });
 
@@ -235,10 +250,9 @@ describe("retries", () => {
     expect(d).not.toHaveProperty("nextAttemptAt");
     expect(r.received).toHaveLength(11);
     expect(new Set(r.received.map((x) => x.headers["webhook-id"])).size).toBe(1);
-    // Never sent again.
+    // Never sent again: the next render's event reaches the endpoint, and nothing before it.
     await makeDue(d.id as string);
-    await new Promise((res) => setTimeout(res, 2500));
-    expect(r.received).toHaveLength(11);
+    await nothingElseArrives(w, [r]);
   }, 120_000);
 
   it("an endpoint disabled before the retry fails the delivery, saying so", async () => {

@@ -11,7 +11,7 @@ import { newId } from "@/lib/db/ids";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfText, imageSize } from "@/lib/testing/pdf";
-import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
+import { createRender, download, idleDocument, waitForState } from "@/lib/testing/renders";
 import { S3RVER_KEYS, startS3rver, startScriptedS3, type ScriptedS3, type TestS3 } from "@/lib/testing/s3";
 
 const BUCKET = "renders-out";
@@ -227,7 +227,7 @@ describe("POST /v1/renders with a destination", () => {
     const w = await createTestWorkspace();
     const prefix = uniquePrefix();
     const d = await scriptedDestination(w, "Going away", prefix);
-    const res = await createRender(w.key, { document: { html: slowHtml(8000) }, destination: { name: "Going away" } });
+    const res = await createRender(w.key, { document: idleDocument(8000), destination: { name: "Going away" } });
     await waitForState(w.key, res.body.id, ["processing"], { timeout: 20_000 });
     expect((await api(`/v1/storage-destinations/${d.id}`, { method: "DELETE", key: w.key })).status).toBe(200);
     const end = await waitForState(w.key, res.body.id, ["succeeded", "failed"], { timeout: 30_000 });

@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
-import { createRender, download, seedRenders, setAllowances, slowHtml, waitForState } from "@/lib/testing/renders";
+import { createRender, download, seedRenders, setAllowances, idleDocument, waitForState } from "@/lib/testing/renders";
 import type { Render } from "@/lib/renders/schemas";
 import { securityCases } from "@/lib/testing/security-cases";
 
@@ -97,7 +97,7 @@ describe("POST /v1/renders", () => {
   it("answers 202 when a 1.5 s render outlasts waitMs 200, and 200 when waitMs 10000 covers it", async () => {
     const w = await createTestWorkspace();
     let t = Date.now();
-    const short = await createRender(w.key, { document: { html: slowHtml(1500, "short wait") }, waitMs: 200 });
+    const short = await createRender(w.key, { document: idleDocument(1500, "short wait"), waitMs: 200 });
     const shortMs = Date.now() - t;
     expect(short.status, short.text).toBe(202);
     expect(["queued", "processing"]).toContain(short.body.state);
@@ -105,7 +105,7 @@ describe("POST /v1/renders", () => {
     expect((await waitForState(w.key, short.body.id)).state).toBe("succeeded");
 
     t = Date.now();
-    const long = await createRender(w.key, { document: { html: slowHtml(1500, "long wait") }, waitMs: 30_000 });
+    const long = await createRender(w.key, { document: idleDocument(1500, "long wait"), waitMs: 30_000 });
     const longMs = Date.now() - t;
     expect(long.status, long.text).toBe(200); // it answered once the render ended, not at waitMs
     expect(long.body.state).toBe("succeeded");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
-import { createRender, download, slowHtml, heldRender } from "@/lib/testing/renders";
+import { createRender, download, idleDocument, heldRender } from "@/lib/testing/renders";
 import type { Render } from "@/lib/renders/schemas";
 import { securityCases } from "@/lib/testing/security-cases";
 
@@ -47,8 +47,8 @@ describe("GET /v1/renders/{id}", () => {
 
   it("shows the states in order: queued or processing, then succeeded, with createdAt <= startedAt <= finishedAt", async () => {
     const w = await createTestWorkspace();
-    // why: 3 s of script keeps the render in processing long enough to be seen by slow polls, without hogging the shared worker.
-    const created = await createRender(w.key, { document: { html: slowHtml(3000, "states") } });
+    // why: a page open 3 s (idle) keeps the render in processing long enough to be seen by slow polls.
+    const created = await createRender(w.key, { document: idleDocument(3000, "states") });
     expect(created.status).toBe(202);
     const id = created.body.id as string;
     const seen: Render[] = [created.body];

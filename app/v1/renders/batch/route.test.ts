@@ -12,7 +12,7 @@ import { readyAssetDirect } from "@/lib/testing/assets";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError, type ApiOptions } from "@/lib/testing/http";
 import { pdfFonts, pdfInfo, pdfText } from "@/lib/testing/pdf";
-import { slowHtml } from "@/lib/testing/renders";
+import { slotHoldingDocument } from "@/lib/testing/renders";
 import { securityCases } from "@/lib/testing/security-cases";
 import { purgeExpiredRenders } from "@/lib/renders/retention";
 import { stopBoss } from "@/lib/jobs/boss";
@@ -187,7 +187,7 @@ describe("POST /v1/renders/batch", () => {
 
   it("answers 429 with Retry-After when the items do not fit the allowance now, creating nothing", { timeout: 60_000 }, async () => {
     const w = await createTestWorkspace();
-    const first = await createBatch(w.key, Array.from({ length: 6 }, (_, i) => doc(slowHtml(20_000, `busy ${i}`))));
+    const first = await createBatch(w.key, Array.from({ length: 6 }, (_, i) => ({ document: slotHoldingDocument(`busy ${i}`) })));
     expect(first.status, first.text).toBe(202);
     const refused = await createBatch(w.key, Array.from({ length: 6 }, () => doc("<p>later</p>")));
     expectError(refused, 429, "RATE_LIMITED");
@@ -355,7 +355,7 @@ describe("GET /v1/renders/batch/{id}/pdf", () => {
 
   it("answers 409 retryable while an item is queued or processing, naming the first", { timeout: 60_000 }, async () => {
     const w = await createTestWorkspace();
-    const res = await createBatch(w.key, [doc("<p>quick</p>"), doc(slowHtml(20_000))]);
+    const res = await createBatch(w.key, [doc("<p>quick</p>"), { document: slotHoldingDocument() }]);
     const e = expectError(await api(`/v1/renders/batch/${res.body.id}/pdf`, { key: w.key }), 409, "CONFLICT");
     expect(e.retryable).toBe(true);
     expect(e.message).toContain("still rendering");

@@ -4,7 +4,7 @@ import { ENVIRONMENT_OWNER, startEnvironment, type Environment } from "@/lib/tes
 import { createTestWorkspace, signIn } from "@/lib/testing/factories";
 import { api, expectError, type ApiResponse } from "@/lib/testing/http";
 import { imageSize, pdfText } from "@/lib/testing/pdf";
-import { slowHtml, waitForState } from "@/lib/testing/renders";
+import { slotHoldingDocument, waitForState } from "@/lib/testing/renders";
 import { threeBadValuesContent, threeBadValuesData } from "@/lib/testing/bad-data";
 
 // POST /v1/reports/render: the newest published version of a template found by name, answered
@@ -245,10 +245,10 @@ afterAll(async () => {
 
 describe("POST /v1/reports/render past its wait (REPORTS_WAIT_MS=1000, one worker)", () => {
   it("answers 504 RENDER_TIMEOUT with the render id; the render goes on; a repeat with the key returns its file", async () => {
-    const { t } = await envReady;
+    const { env, t } = await envReady;
     await publishTemplate(t, "Slow", content("Waited"));
-    // Keep the only worker busy for 10 s so the report's render queues behind it, however slow the machine.
-    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: { html: slowHtml(10_000) } } });
+    // Hold the only worker's slot until the test lets go, so the report's render queues behind it.
+    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: slotHoldingDocument("busy") } });
     expect(busy.status, busy.text).toBe(202);
     await waitForState(t.key, busy.body.id, ["processing"], { baseUrl: t.baseUrl });
 
@@ -263,12 +263,14 @@ describe("POST /v1/reports/render past its wait (REPORTS_WAIT_MS=1000, one worke
     const created = await renderIds(t);
     expect(created).toContain(id);
 
-    // A repeat while it still renders waits again for the same render.
-    const early = await report(t, body, headers);
-    if (early.status === 504) expect(early.body.error.renderId).toBe(id);
-    else expect(early.headers.get("x-render-id")).toBe(id);
+    // A repeat while it still waits waits again for the same render, and creates nothing.
+    const early = expectError(await report(t, body, headers), 504, "RENDER_TIMEOUT") as { renderId?: string };
+    expect(early.renderId).toBe(id);
+    expect(await renderIds(t)).toEqual(created);
 
-    // The render continues and succeeds; the repeat then answers its file, creating nothing new.
+    // Once the slot is free the render goes on and succeeds; the repeat then answers its file, creating nothing new.
+    // (the environment's own key may cancel; the reports key has no render:cancel)
+    expect((await api(`/v1/renders/${busy.body.id}/cancel`, { method: "POST", key: env.key, baseUrl: t.baseUrl })).status).toBe(200);
     await waitForState(t.key, id, ["succeeded"], { baseUrl: t.baseUrl });
     const later = await report(t, body, headers);
     expect(later.status, later.text.slice(0, 300)).toBe(200);
@@ -312,8 +314,8 @@ describe("POST /v1/reports/render while 100 of the workspace's reports wait", ()
     await own`update workspaces set max_active_renders = 200, renders_per_minute = 1000`;
     await own.end();
     await publishTemplate(t, "Queued", content("Queued"));
-    // The only worker is busy, so every report's render waits in the queue.
-    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: { html: slowHtml(50_000) } } });
+    // The only worker's slot is held, so every report's render waits in the queue.
+    const busy = await api("/v1/renders", { key: t.key, baseUrl: t.baseUrl, body: { document: slotHoldingDocument("busy") } });
     await waitForState(t.key, busy.body.id, ["processing"], { baseUrl: t.baseUrl });
 
     const body = { format: "pdf", template: { name: "Queued" }, data: { customer: "Acme" } };
@@ -323,14 +325,19 @@ describe("POST /v1/reports/render while 100 of the workspace's reports wait", ()
         .then((r) => answered.push({ status: r.status, retryAfter: r.headers.get("retry-after"), code: r.body?.error?.code }))
         .catch(() => {}), // the waiting ones end when the environment stops
     );
-    // The refused answer at once; the 100 others keep waiting for their renders.
+    // The refused answer at once; the 100 others keep waiting for their renders, which cannot
+    // start while the slot is held (their waits are 30 s): once all 100 renders exist, every
+    // answer that will come before then has come.
     await expect.poll(() => answered.length, { timeout: 15_000 }).toBe(5);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(answered).toEqual(Array.from({ length: 5 }, () => ({ status: 429, retryAfter: null, code: "RATE_LIMITED" })));
+    const count = async () => {
+      const first = await api("/v1/renders?limit=100", { key: t.key, baseUrl: t.baseUrl });
+      if (!first.body.nextCursor) return (first.body.items as unknown[]).length;
+      const rest = await api(`/v1/renders?limit=100&cursor=${first.body.nextCursor as string}`, { key: t.key, baseUrl: t.baseUrl });
+      return (first.body.items as unknown[]).length + (rest.body.items as unknown[]).length;
+    };
     // The busy render and the 100 waiting reports: a full page of 100 and one more.
-    const first = await api("/v1/renders?limit=100", { key: t.key, baseUrl: t.baseUrl });
-    const rest = await api(`/v1/renders?limit=100&cursor=${first.body.nextCursor as string}`, { key: t.key, baseUrl: t.baseUrl });
-    expect((first.body.items as unknown[]).length + (rest.body.items as unknown[]).length).toBe(101);
+    await expect.poll(count, { timeout: 15_000 }).toBe(101);
+    expect(answered).toEqual(Array.from({ length: 5 }, () => ({ status: 429, retryAfter: null, code: "RATE_LIMITED" })));
     void Promise.all(calls);
   }, 60_000);
 });

@@ -1,11 +1,16 @@
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createTestWorkspace, requestFrom } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfText } from "@/lib/testing/pdf";
-import { createRender, download, slowHtml, waitForState, heldRender } from "@/lib/testing/renders";
+import { startRenderHolds, type RenderHolds } from "@/lib/testing/held-renders";
+import { createRender, download, waitForState, heldRender } from "@/lib/testing/renders";
 import { securityCases } from "@/lib/testing/security-cases";
 
-const ACTIVE = ["queued", "processing"];
+let holds: RenderHolds;
+beforeAll(async () => {
+  holds = await startRenderHolds();
+});
+afterAll(() => holds?.stop());
 
 /** GET /v1/renders/{id}/file as raw bytes (api() would read a PDF as text). */
 async function getFile(key: string | undefined, id: string) {
@@ -51,26 +56,20 @@ describe("GET /v1/renders/{id}/file", () => {
     }
   });
 
-  it("answers 409 CONFLICT with retryable true while the render is queued or processing", async () => {
+  it("answers 409 CONFLICT with retryable true while the render is processing, and the file once it succeeded", async () => {
     const w = await createTestWorkspace();
-    const created = await createRender(w.key, { document: { html: slowHtml(5000, "not yet") } });
-    expect(created.status).toBe(202);
-    const id = created.body.id as string;
-    const before = await stateOf(w.key, id);
-    expect(ACTIVE).toContain(before);
-    const res = await api(`/v1/renders/${id}/file`, { key: w.key });
-    const after = await stateOf(w.key, id);
-    // why: the render could still end between the reads on a very loaded machine; only then may the file be there.
-    if (ACTIVE.includes(after) || res.status !== 200) {
-      const e = expectError(res, 409, "CONFLICT");
-      expect(e.retryable).toBe(true);
-      expect(e.message).toContain(id);
-    } else {
-      expect(after).toBe("succeeded");
-    }
-    expect(await stateOf(w.key, id)).not.toBe("failed");
-    await waitForState(w.key, id);
-    expect((await getFile(w.key, id)).status).toBe(200);
+    const held = await holds.hold(w, { document: { html: "<p>not yet</p>" } });
+    expect(await stateOf(w.key, held.id)).toBe("processing");
+    const e = expectError(await api(`/v1/renders/${held.id}/file`, { key: w.key }), 409, "CONFLICT");
+    expect(e.retryable).toBe(true);
+    expect(e.message).toContain(held.id);
+    expect(await stateOf(w.key, held.id)).toBe("processing"); // still held: the 409 was for an active render
+
+    held.release();
+    expect((await waitForState(w.key, held.id)).state).toBe("succeeded");
+    const file = await getFile(w.key, held.id);
+    expect(file.status).toBe(200);
+    expect(pdfText(file.bytes).replace(/\s+/g, "")).toContain("notyet");
   });
 
   it("answers 409 CONFLICT, not retryable, for a failed and for a cancelled render", async () => {
@@ -82,9 +81,9 @@ describe("GET /v1/renders/{id}/file", () => {
     const ef = expectError(await api(`/v1/renders/${failed.body.id}/file`, { key: w.key }), 409, "CONFLICT");
     expect(ef.retryable).toBe(false);
 
-    const toCancel = await createRender(w.key, { document: { html: slowHtml(5000, "cancel me") } });
-    expect((await api(`/v1/renders/${toCancel.body.id}/cancel`, { method: "POST", key: w.key })).status).toBe(200);
-    const ec = expectError(await api(`/v1/renders/${toCancel.body.id}/file`, { key: w.key }), 409, "CONFLICT");
+    const toCancel = await holds.hold(w, { document: { html: "<p>cancel me</p>" } });
+    expect((await api(`/v1/renders/${toCancel.id}/cancel`, { method: "POST", key: w.key })).status).toBe(200);
+    const ec = expectError(await api(`/v1/renders/${toCancel.id}/file`, { key: w.key }), 409, "CONFLICT");
     expect(ec.retryable).toBe(false);
   });
 
