@@ -5,7 +5,7 @@ import { assetUrl, blobKey, type AssetRef } from "@/lib/assets/refs";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { fileStore } from "@/lib/files/store";
-import { resolveSettings, type PageSettings } from "@/lib/renders/schemas";
+import { resolveSettings, type PageSettings } from "@/lib/documents/page-settings";
 import { insertRender } from "@/lib/renders/statements";
 import { uploadAsset } from "@/lib/testing/assets";
 import { createTestWorkspace } from "@/lib/testing/factories";

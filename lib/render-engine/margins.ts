@@ -13,7 +13,7 @@ import type { CDPSession } from "playwright-core";
 import { ASSET_ORIGIN } from "../assets/refs";
 import { config } from "../config";
 import { log } from "../log";
-import type { ResolvedSettings } from "../renders/schemas";
+import type { ResolvedSettings } from "../documents/page-settings";
 import type { Slot } from "./browser";
 import { RenderFailure } from "./errors";
 import type { LoadedAssets } from "./assets";

@@ -8,7 +8,7 @@ import type { AssetRef } from "../assets/refs";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import { AppError, notFound } from "../errors";
-import type { CallerDocument } from "../renders/schemas";
+import type { CallerDocument } from "../documents/caller-document";
 import { expand } from "./expand";
 import { renderMarginTemplate } from "./margins";
 import * as repo from "./repository";
