@@ -1,6 +1,6 @@
 import { ChangePasswordForm, LeaveWorkspace, ProfileForm, SignOutEverywhere, WorkspaceNameForm } from "@/components/people/settings-forms";
 import { PageHeader } from "@/components/ui/page-header";
-import { sessionLifetimeMs } from "@/lib/auth/session";
+import { sessionLifetimeMs } from "@/lib/sessions";
 import { can, requireConsole, requireSectionOrRefuse } from "@/lib/console";
 import * as people from "@/lib/people";
 
