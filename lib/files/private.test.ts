@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { blobKey } from "../assets/refs";
+import { blobKey } from "../documents/asset-refs";
 import { uploadAsset } from "../testing/assets";
 import { createTestWorkspace } from "../testing/factories";
 

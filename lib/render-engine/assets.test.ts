@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assetUrl, blobKey, type AssetRef } from "@/lib/assets/refs";
+import { assetUrl, blobKey, type AssetRef } from "@/lib/documents/asset-refs";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { fileStore } from "@/lib/files/store";

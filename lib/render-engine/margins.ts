@@ -10,7 +10,7 @@
  * same number (pdf-stamp.ts).
  */
 import type { CDPSession } from "playwright-core";
-import { ASSET_ORIGIN } from "../assets/refs";
+import { ASSET_ORIGIN } from "../documents/asset-refs";
 import { config } from "../config";
 import { log } from "../log";
 import type { ResolvedSettings } from "../documents/page-settings";

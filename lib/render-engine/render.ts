@@ -1,5 +1,5 @@
 import type { CDPSession } from "playwright-core";
-import type { AssetRef } from "../assets/refs";
+import type { AssetRef } from "../documents/asset-refs";
 import { config } from "../config";
 import type { RenderFormat, RenderWarningRecord } from "../db/schema";
 import type { ResolvedSettings } from "../documents/page-settings";

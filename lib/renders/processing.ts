@@ -1,4 +1,4 @@
-import { AssetRefs } from "../assets/refs";
+import { AssetRefs } from "../documents/asset-refs";
 import { config } from "../config";
 import { db, withTx, type Tx } from "../db/client";
 import { DestinationUploadFailed, uploadRenderOutput } from "../destinations/upload";

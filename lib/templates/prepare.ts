@@ -4,7 +4,7 @@
  * the request, so every error it finds (missing values, wrong types, limits, unusable files)
  * answers the request with 400 instead of becoming a failed render.
  */
-import type { AssetRef } from "../assets/refs";
+import type { AssetRef } from "../documents/asset-refs";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import { AppError, notFound } from "../errors";
