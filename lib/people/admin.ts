@@ -10,7 +10,7 @@ import { db, withTx } from "../db/client";
 import type { Role } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
-import { Email } from "../users/email";
+import { Email } from "../email";
 import { hashPassword } from "../users/password";
 import * as repo from "../users/repository";
 import * as people from "./repository";

@@ -5,7 +5,7 @@ import { withTx, db } from "../db/client";
 import { newId } from "../db/ids";
 import { roles, type Role } from "../db/schema";
 import { conflict } from "../errors";
-import { Email } from "./email";
+import { Email } from "../email";
 import { hashPassword } from "./password";
 import { checkAccountPassword } from "./password-attempts";
 import * as repo from "./repository";
