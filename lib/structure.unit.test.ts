@@ -13,6 +13,20 @@ import { describe, expect, it } from "vitest";
 const root = path.resolve(import.meta.dirname, "..");
 const TOP = /^(lib|app|worker|components)\//;
 
+/**
+ * The files besides lib/db and the repository.ts and statements.ts files that may import drizzle
+ * or postgres, each with its reason (docs/architecture.md, "Boundaries").
+ */
+const DATA_FILES_BESIDES_REPOSITORIES: Record<string, string> = {
+  "lib/renders/admission.ts": "a fragment of the render statements' SQL (one statement per move on the hot path)",
+  "lib/renders/notices.ts": "a fragment of the render statements' SQL (the ended notice)",
+  "lib/renders/usage.ts": "a fragment of the render statements' SQL (the usage count of an end)",
+  "lib/idempotency/index.ts": "the idempotency records have no verbs but their own reads and writes",
+  "lib/http/rate-limit.ts": "the rate-limit counters have no verbs but their own reads and writes",
+  "lib/jobs/boss.ts": "enqueues with pg-boss inside the caller's transaction",
+  "lib/instance/index.ts": "the readiness check's select 1",
+};
+
 /** Every source file of lib/, app/, worker/ and components/ with the files of this tree it imports. */
 function importGraph(): Map<string, Set<string>> {
   const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile).config, ts.sys, root);
@@ -22,18 +36,26 @@ function importGraph(): Map<string, Set<string>> {
     const rel = path.relative(root, file);
     if (!isSource(rel)) continue;
     const imports = new Set<string>();
+    const packages = new Set<string>();
     // why all imports, `import type` too: a type is a dependency of the design even where the
     // bundle drops it, and a circle of types is a circle a reader has to hold in mind.
     for (const imported of ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true).importedFiles) {
       const resolved = ts.resolveModuleName(imported.fileName, file, parsed.options, ts.sys).resolvedModule;
-      if (!resolved || resolved.isExternalLibraryImport) continue;
+      if (!resolved || resolved.isExternalLibraryImport) {
+        packages.add(imported.fileName);
+        continue;
+      }
       const target = path.relative(root, resolved.resolvedFileName);
       if (isSource(target)) imports.add(target);
     }
     graph.set(rel, imports);
+    packagesOf.set(rel, packages);
   }
   return graph;
 }
+
+/** The packages (and unresolved names) each source file imports, filled by importGraph. */
+const packagesOf = new Map<string, Set<string>>();
 
 /**
  * The folder a file belongs to: lib/<name> for everything under it (lib/db/schema is lib/db), a
@@ -115,6 +137,17 @@ describe("the import graph of lib/, app/, worker/ and components/", () => {
     const folders = new Set([...graph.keys()].map(folderOf));
     const found = circles(folders, (f) => between.get(f)?.keys() ?? []);
     expect(found.map((c) => describeCircle(c, (a, b) => between.get(a)?.get(b) ?? []))).toEqual([]);
+  });
+
+  it("only lib/db, repository.ts and statements.ts files (and the few files named above, each with its reason) import drizzle or postgres", () => {
+    const isData = (f: string) => f.startsWith("lib/db/") || /\/(repository|statements)\.ts$/.test(f) || f in DATA_FILES_BESIDES_REPOSITORIES;
+    const offenders = [...packagesOf]
+      .filter(([file, packages]) => !isData(file) && [...packages].some((p) => p === "postgres" || p === "drizzle-orm" || p.startsWith("drizzle-orm/")))
+      .map(([file]) => file);
+    expect(offenders).toEqual([]);
+    // The list holds only files that still need it.
+    const unneeded = Object.keys(DATA_FILES_BESIDES_REPOSITORIES).filter((f) => ![...(packagesOf.get(f) ?? [])].some((p) => p.startsWith("drizzle-orm")));
+    expect(unneeded).toEqual([]);
   });
 
   it("lib/ imports neither app/ nor components/, and components/ does not import app/ (pages hand server actions to components as props)", () => {

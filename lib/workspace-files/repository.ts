@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "../db/client";
 import { apiKeys, assets, templates, users, workspaceFiles, workspaceFolders, type WorkspaceFileRow, type WorkspaceFolderRow } from "../db/schema";
@@ -284,4 +284,29 @@ export async function editorNames(ex: Executor, workspaceId: string, who: { type
     return k ? { name: k.name } : {};
   }
   return {};
+}
+
+/** Every folder of a workspace, as the nodes of its tree (lib/workspace-files/lookup.ts). */
+export function folderNodes(ex: Executor, workspaceId: string) {
+  return ex
+    .select({ id: workspaceFolders.id, parentId: workspaceFolders.parentId, name: workspaceFolders.name })
+    .from(workspaceFolders)
+    .where(eq(workspaceFolders.workspaceId, workspaceId));
+}
+
+/** The files in these folders (IDs) and, with `withRoot`, at the root; both at once reads the whole workspace, the caller filters. */
+export function filesInFolders(ex: Executor, workspaceId: string, named: string[], withRoot: boolean): Promise<WorkspaceFileRow[]> {
+  return ex
+    .select()
+    .from(workspaceFiles)
+    .where(
+      and(
+        eq(workspaceFiles.workspaceId, workspaceId),
+        named.length && withRoot
+          ? undefined // both the root and named folders: the caller filters in memory
+          : named.length
+            ? inArray(workspaceFiles.folderId, named)
+            : isNull(workspaceFiles.folderId),
+      ),
+    );
 }
