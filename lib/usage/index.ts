@@ -2,8 +2,8 @@ import { z } from "zod";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import { invalidValue, limitExceeded } from "../errors";
-import { PageQuery, type Page } from "../paging";
-import { decodeWorkspaceCursor, encodeWorkspaceCursor, requirePlatformAdmin } from "../workspaces";
+import { encodeIdCursor, PageQuery, type Page } from "../paging";
+import { decodeWorkspaceCursor, requirePlatformAdmin } from "../workspaces";
 import * as repo from "./repository";
 
 /**
@@ -93,7 +93,7 @@ export async function platformUsage(ctx: Ctx, query: PlatformUsageQuery): Promis
     ...counters(r),
   }));
   const page: Page<WorkspaceUsage> & { from: string; to: string } = { from, to, items };
-  if (rows.length > query.limit) page.nextCursor = encodeWorkspaceCursor(items[items.length - 1]!.workspaceId);
+  if (rows.length > query.limit) page.nextCursor = encodeIdCursor(items[items.length - 1]!.workspaceId);
   return page;
 }
 

@@ -11,7 +11,7 @@ import { db, withTx, type Executor } from "../db/client";
 import { newId } from "../db/ids";
 import type { WorkspaceFileRow, WorkspaceFolderRow } from "../db/schema";
 import { AppError, conflict, invalidValue, limitExceeded, notFound, type ErrorDetail } from "../errors";
-import type { Page } from "../paging";
+import { decodeNameCursor, toNamePage, type Page } from "../paging";
 import { folderTree, type FolderTree } from "./lookup";
 import { joinPath, MAX_FOLDER_DEPTH } from "./paths";
 import * as repo from "./repository";
@@ -71,35 +71,6 @@ function toFile(f: repo.FileListRow & { content?: string | null }, path: string,
 
 /** The path of `name` in the folder `parentId`, from the root. */
 const pathIn = (tree: FolderTree, parentId: string | null, name: string) => joinPath([...(tree.namesOf(parentId) ?? []), name]);
-
-// ---------------------------------------------------------------------------------------------
-// Paging by name (case ignored): a folder browser reads names in order, and names are unique in a
-// folder ignoring case, so the lower-cased name is a stable keyset position (the unique indexes
-// serve it).
-
-function encodeNameCursor(c: repo.NameCursor): string {
-  return Buffer.from(JSON.stringify(["name", c.key, c.id])).toString("base64url");
-}
-
-function decodeNameCursor(cursor: string | undefined): repo.NameCursor | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(v) && v.length === 3 && v[0] === "name" && typeof v[1] === "string" && typeof v[2] === "string" && v[1].length <= 200 && v[2].length <= 128)
-      return { key: v[1], id: v[2] };
-  } catch {
-    // fall through to the error below
-  }
-  throw invalidValue("query.cursor", "is not a cursor this list returned");
-}
-
-function toNamePage<R extends { name: string; id: string }, T>(rows: R[], limit: number, map: (r: R) => T): Page<T> {
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  const page: Page<T> = { items: items.map(map) };
-  if (rows.length > limit && last) page.nextCursor = encodeNameCursor({ key: last.name.toLowerCase(), id: last.id });
-  return page;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Shared checks

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "../db/client";
+import type { NameCursor } from "../paging";
 import { apiKeys, assets, templates, users, workspaceFiles, workspaceFolders, type WorkspaceFileRow, type WorkspaceFolderRow } from "../db/schema";
 
 /**
@@ -14,7 +15,6 @@ export async function lockWorkspaceFiles(ex: Executor, workspaceId: string) {
 }
 
 /** A position in a list ordered by name ignoring case: the last name (lower-cased) and id seen. */
-export type NameCursor = { key: string; id: string };
 
 /** `coalesce(parent, '') = …`: the form the unique name indexes are built on, so lists use them. */
 const inParent = (col: PgColumn, parentId: string | null) => sql`coalesce(${col}, '') = ${parentId ?? ""}`;

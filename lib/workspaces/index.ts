@@ -6,8 +6,8 @@ import { newId } from "../db/ids";
 import type { WorkspaceRow } from "../db/schema";
 import { storageBytes } from "../assets";
 import { config } from "../config";
-import { forbidden, invalidValue, notFound } from "../errors";
-import { PageQuery, type Page } from "../paging";
+import { forbidden, notFound } from "../errors";
+import { decodeIdCursor, encodeIdCursor, PageQuery, type Page } from "../paging";
 import * as repo from "./repository";
 
 export type Workspace = { id: string; name: string; suspended: boolean; createdAt: string };
@@ -177,13 +177,8 @@ export function requirePlatformAdmin(ctx: Ctx) {
   throw forbidden("Only platform administrators, signed in to the console, can do this");
 }
 
-export const encodeWorkspaceCursor = (id: string) => Buffer.from(id).toString("base64url");
-export function decodeWorkspaceCursor(cursor: string | undefined): string | undefined {
-  if (cursor === undefined) return undefined;
-  const id = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!/^ws_[A-Za-z0-9]{1,64}$/.test(id)) throw invalidValue("query.cursor", "is not a cursor this list returned");
-  return id;
-}
+/** A page of workspaces by ID starts after this one (lib/paging.ts's ID cursor, of workspace IDs only). */
+export const decodeWorkspaceCursor = (cursor: string | undefined) => decodeIdCursor(cursor, /^ws_[A-Za-z0-9]{1,64}$/);
 
 /** A workspace as platform administrators see it: its record and its render limits. */
 export type PlatformWorkspace = Workspace & { plan: string | null; limits: RenderLimits };
@@ -200,7 +195,7 @@ export async function listPlatformWorkspaces(ctx: Ctx, query: PlatformWorkspaces
   const rows = await repo.pageWorkspaces(db(), query.limit, decodeWorkspaceCursor(query.cursor), query.q);
   const items = await Promise.all(rows.slice(0, query.limit).map(async (w) => ({ ...toWorkspace(w), plan: w.plan, limits: await getRenderLimits(w.id) })));
   const page: Page<PlatformWorkspace> = { items };
-  if (rows.length > query.limit) page.nextCursor = encodeWorkspaceCursor(items[items.length - 1]!.id);
+  if (rows.length > query.limit) page.nextCursor = encodeIdCursor(items[items.length - 1]!.id);
   return page;
 }
 
