@@ -159,14 +159,6 @@ export async function requireFolder(ex: Executor, workspaceId: string, folderId:
   if (!(await repo.findFolder(ex, workspaceId, folderId))) throw notFound("folder", folderId);
 }
 
-/** The files that point at an asset, with their paths (for lib/assets: deleting the asset is refused while one does). */
-export async function filesUsingAsset(ex: Executor, workspaceId: string, assetId: string): Promise<{ id: string; path: string }[]> {
-  const rows = await repo.filesOfAsset(ex, workspaceId, assetId);
-  if (rows.length === 0) return [];
-  const tree = await folderTree(ex, workspaceId);
-  return rows.map((r) => ({ id: r.id, path: pathIn(tree, r.folderId, r.name) }));
-}
-
 // ---------------------------------------------------------------------------------------------
 // Folders
 

@@ -231,14 +231,6 @@ export function readyAssets(ex: Executor, workspaceId: string, limit: number) {
     .limit(limit);
 }
 
-/** The files that name an asset (deleting the asset is refused while one does). */
-export function filesOfAsset(ex: Executor, workspaceId: string, assetId: string) {
-  return ex
-    .select({ id: workspaceFiles.id, name: workspaceFiles.name, folderId: workspaceFiles.folderId })
-    .from(workspaceFiles)
-    .where(and(eq(workspaceFiles.workspaceId, workspaceId), eq(workspaceFiles.assetId, assetId)));
-}
-
 /** Templates whose draft names stylesheets: id, name, folder and the paths as written. */
 export function templatesWithStylesheets(ex: Executor, workspaceId: string) {
   const sheets = sql`${templates.draft} -> 'composition' -> 'stylesheets'`;
