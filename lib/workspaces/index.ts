@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { recordAudit } from "../audit";
 import { requireScope, systemCtx, type Ctx } from "../auth/context";
 import { db, withTx } from "../db/client";
@@ -7,10 +6,19 @@ import type { WorkspaceRow } from "../db/schema";
 import { storageBytes } from "../assets";
 import { config } from "../config";
 import { forbidden, notFound } from "../errors";
-import { decodeIdCursor, encodeIdCursor, PageQuery, type Page } from "../paging";
+import { decodeIdCursor, encodeIdCursor, type Page } from "../paging";
 import * as repo from "./repository";
+import { LimitsInput, PlatformWorkspaceInput, WorkspaceName, type PlatformWorkspace, type PlatformWorkspacesQuery, type RenderLimits, type Workspace } from "./schemas";
 
-export type Workspace = { id: string; name: string; suspended: boolean; createdAt: string };
+export {
+  LimitsInput,
+  PlatformWorkspaceInput,
+  PlatformWorkspacesQuery,
+  WorkspaceName,
+  type PlatformWorkspace,
+  type RenderLimits,
+  type Workspace,
+} from "./schemas";
 
 export const toWorkspace = (w: WorkspaceRow): Workspace => ({
   id: w.id,
@@ -18,23 +26,6 @@ export const toWorkspace = (w: WorkspaceRow): Workspace => ({
   suspended: w.suspended,
   createdAt: w.createdAt.toISOString(),
 });
-
-/** spec: Resources > Render limits record. Counters read 0 until the capabilities that count them exist. */
-export type RenderLimits = {
-  maxActiveRenders: number;
-  rendersPerMinute: number;
-  documentsPerMonth: number | null;
-  maxStorageBytes: number | null;
-  testRendersPerDay: number | null;
-  documentsThisMonth: number;
-  storageBytes: number;
-  testRendersToday: number;
-  templateConversionsPerMonth: number | null;
-  templateConversionsThisMonth: number;
-  suspended: boolean;
-};
-
-export const WorkspaceName = z.string().trim().min(1).max(120);
 
 /** Creates a workspace with the default allowances (spec: Limits > Render allowances). */
 export async function createWorkspace(job: string, name: string): Promise<Workspace> {
@@ -81,26 +72,6 @@ export async function setSuspended(ctx: Ctx, suspended: boolean): Promise<Worksp
     return toWorkspace(updated);
   });
 }
-
-/**
- * A whole-number allowance from `min` to `max`. Every way a value can miss (not a number, not
- * whole, out of range) gets the one message naming the bounds: the API's details[] and the
- * platform page's field both show it, so people read the rule rather than zod's wording.
- */
-function allowance(min: number, max: number, unit = "") {
-  const error = `must be a whole number${unit} from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-}
-
-export const LimitsInput = z.strictObject({
-  maxActiveRenders: allowance(1, 100_000).optional(),
-  rendersPerMinute: allowance(1, 1_000_000).optional(),
-  documentsPerMonth: allowance(0, 1_000_000_000).nullable().optional(),
-  maxStorageBytes: allowance(0, Number.MAX_SAFE_INTEGER, " of bytes").nullable().optional(),
-  testRendersPerDay: allowance(0, 1_000_000_000).nullable().optional(),
-  templateConversionsPerMonth: allowance(0, 1_000_000_000).nullable().optional(),
-});
-export type LimitsInput = z.infer<typeof LimitsInput>;
 
 /** Changes allowances (platform administrators only); applies to the next request; audited with old and new values. */
 export async function setLimits(ctx: Ctx, input: LimitsInput): Promise<RenderLimits> {
@@ -180,12 +151,6 @@ export function requirePlatformAdmin(ctx: Ctx) {
 /** A page of workspaces by ID starts after this one (lib/paging.ts's ID cursor, of workspace IDs only). */
 export const decodeWorkspaceCursor = (cursor: string | undefined) => decodeIdCursor(cursor, /^ws_[A-Za-z0-9]{1,64}$/);
 
-/** A workspace as platform administrators see it: its record and its render limits. */
-export type PlatformWorkspace = Workspace & { plan: string | null; limits: RenderLimits };
-
-export const PlatformWorkspacesQuery = PageQuery.extend({ q: z.string().trim().min(1).max(120).optional() });
-export type PlatformWorkspacesQuery = z.infer<typeof PlatformWorkspacesQuery>;
-
 /**
  * GET /v1/platform/workspaces (platform administrators): a page of every workspace, by id, with its
  * limits. `q` keeps the workspace with that id and those whose name contains it, ignoring case.
@@ -198,12 +163,6 @@ export async function listPlatformWorkspaces(ctx: Ctx, query: PlatformWorkspaces
   if (rows.length > query.limit) page.nextCursor = encodeIdCursor(items[items.length - 1]!.id);
   return page;
 }
-
-export const PlatformWorkspaceInput = LimitsInput.extend({
-  suspended: z.boolean().optional(),
-  plan: z.enum(["free", "starter", "pro", "business"]).nullable().optional(),
-});
-export type PlatformWorkspaceInput = z.infer<typeof PlatformWorkspaceInput>;
 
 /**
  * PATCH /v1/platform/workspaces/{id} (platform administrators): allowances, plan and suspended,
