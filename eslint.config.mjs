@@ -13,11 +13,11 @@ const noDrizzleOutsideData = {
 };
 
 // why: domain code throws AppError and returns data; only the transport turns them into answers
-// (the envelope, statuses, headers). lib/server wires the transport, lib/jobs prunes the rate-limit
+// (the envelope, statuses, headers). lib/server wires the transport, lib/maintenance prunes the rate-limit
 // windows lib/http keeps, and lib/testing drives it.
 const noTransportInDomain = {
   files: ["lib/**/*.ts"],
-  ignores: ["lib/http/**", "lib/server/**", "lib/jobs/**", "lib/testing/**"],
+  ignores: ["lib/http/**", "lib/server/**", "lib/maintenance/**", "lib/testing/**"],
   rules: {
     "no-restricted-imports": ["error", {
       patterns: [{ regex: "^(@/lib/|(\\.\\./)+)http(/|$)", message: "Domain code does not know the transport: throw AppError (lib/errors.ts) and return data." }],

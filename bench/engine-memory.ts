@@ -8,7 +8,7 @@ import { invoiceHtml } from "./documents";
 async function main() {
   const { BrowserPool } = await import("../lib/render-engine/browser");
   const { renderDocument } = await import("../lib/render-engine/render");
-  const { resolveSettings } = await import("../lib/renders/schemas");
+  const { resolveSettings } = await import("../lib/documents/page-settings");
   const pool = new BrowserPool(2);
   await pool.start();
   const html = invoiceHtml(3);

@@ -5,7 +5,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { encode } from "next-auth/jwt";
 import { systemCtx } from "../lib/auth/context";
-import { authOptions } from "../lib/auth/session";
+import { authOptions } from "../lib/sessions";
 import { db } from "../lib/db/client";
 import type { Role } from "../lib/db/schema";
 import { TEST_ADMIN } from "../lib/testing/global-setup";

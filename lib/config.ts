@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseCidr } from "./net/addresses";
-import { Email } from "./users/email";
-import { protectDataDir, writePrivateFile } from "./files/private";
+import { Email } from "./email";
+import { protectDataDir, writePrivateFile } from "./private-files";
 
 /**
  * The only reader of process.env. Every variable of decisions.md is validated here; a bad value

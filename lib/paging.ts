@@ -13,23 +13,37 @@ export type Page<T> = { items: T[]; nextCursor?: string };
 /** The position after which the next page starts: newest-first lists order by (createdAt, id). */
 export type Cursor = { createdAt: Date; id: string };
 
-/** Opaque to callers: base64url JSON. A cursor that does not decode answers 400 naming `query.cursor`. */
-export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.createdAt.toISOString(), c.id])).toString("base64url");
+/**
+ * The one cursor codec of every list: a position's values as base64url JSON, opaque to callers.
+ * `read` answers the position the decoded array holds, or undefined when it is not one of this
+ * list's; a cursor that does not decode to one answers 400 naming `query.cursor`.
+ */
+function encodePosition(values: readonly unknown[]): string {
+  return Buffer.from(JSON.stringify(values)).toString("base64url");
 }
 
-export function decodeCursor(cursor: string | undefined): Cursor | undefined {
+function decodePosition<P>(cursor: string | undefined, read: (v: unknown[]) => P | undefined): P | undefined {
   if (cursor === undefined) return undefined;
   try {
     const v: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === "string" && typeof v[1] === "string") {
-      const createdAt = new Date(v[0]);
-      if (!Number.isNaN(createdAt.getTime()) && v[1].length <= 128) return { createdAt, id: v[1] };
-    }
+    const position = Array.isArray(v) ? read(v) : undefined;
+    if (position !== undefined) return position;
   } catch {
     // fall through to the error below
   }
   throw invalidValue("query.cursor", "is not a cursor this list returned");
+}
+
+export function encodeCursor(c: Cursor): string {
+  return encodePosition([c.createdAt.toISOString(), c.id]);
+}
+
+export function decodeCursor(cursor: string | undefined): Cursor | undefined {
+  return decodePosition(cursor, (v) => {
+    if (v.length !== 2 || typeof v[0] !== "string" || typeof v[1] !== "string") return undefined;
+    const createdAt = new Date(v[0]);
+    return !Number.isNaN(createdAt.getTime()) && v[1].length <= 128 ? { createdAt, id: v[1] } : undefined;
+  });
 }
 
 /**
@@ -49,18 +63,11 @@ export const OrderedPageQuery = PageQuery.extend({ order: z.enum(["asc", "desc"]
 export type OrderedPageQuery = z.infer<typeof OrderedPageQuery>;
 
 export function encodeNumberCursor(n: number): string {
-  return Buffer.from(JSON.stringify(["n", n])).toString("base64url");
+  return encodePosition(["n", n]);
 }
 
 export function decodeNumberCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(v) && v.length === 2 && v[0] === "n" && Number.isSafeInteger(v[1])) return v[1] as number;
-  } catch {
-    // fall through to the error below
-  }
-  throw invalidValue("query.cursor", "is not a cursor this list returned");
+  return decodePosition(cursor, (v) => (v.length === 2 && v[0] === "n" && Number.isSafeInteger(v[1]) ? (v[1] as number) : undefined));
 }
 
 /** A page of rows fetched with limit + 1, ordered by a number. */
@@ -70,4 +77,39 @@ export function toNumberPage<R, T>(rows: R[], limit: number, key: (r: R) => numb
   const page: Page<T> = { items: items.map(map) };
   if (rows.length > limit && last) page.nextCursor = encodeNumberCursor(key(last));
   return page;
+}
+
+/**
+ * Paging by name (case ignored): a folder browser reads names in order, and names are unique in a
+ * folder ignoring case, so the lower-cased name is a stable keyset position (the unique indexes
+ * serve it).
+ */
+export type NameCursor = { key: string; id: string };
+
+function encodeNameCursor(c: NameCursor): string {
+  return encodePosition(["name", c.key, c.id]);
+}
+
+export function decodeNameCursor(cursor: string | undefined): NameCursor | undefined {
+  return decodePosition(cursor, (v) =>
+    v.length === 3 && v[0] === "name" && typeof v[1] === "string" && typeof v[2] === "string" && v[1].length <= 200 && v[2].length <= 128 ? { key: v[1], id: v[2] } : undefined,
+  );
+}
+
+export function toNamePage<R extends { name: string; id: string }, T>(rows: R[], limit: number, map: (r: R) => T): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  const page: Page<T> = { items: items.map(map) };
+  if (rows.length > limit && last) page.nextCursor = encodeNameCursor({ key: last.name.toLowerCase(), id: last.id });
+  return page;
+}
+
+/** Lists ordered by an ID alone (the platform's workspaces, usage by workspace): the cursor is the last ID seen. */
+export function encodeIdCursor(id: string): string {
+  return encodePosition(["id", id]);
+}
+
+/** The ID of a cursor, when it matches `pattern` (the list's kind of ID). */
+export function decodeIdCursor(cursor: string | undefined, pattern: RegExp): string | undefined {
+  return decodePosition(cursor, (v) => (v.length === 2 && v[0] === "id" && typeof v[1] === "string" && pattern.test(v[1]) ? v[1] : undefined));
 }

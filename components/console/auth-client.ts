@@ -21,7 +21,7 @@ async function failureMessage(res: Response): Promise<string> {
   return `The console answered ${res.status}; try again.`;
 }
 
-/** next-auth's ?error= codes of a refused sign-in, as sentences (AccountLocked: lib/auth/session.ts). */
+/** next-auth's ?error= codes of a refused sign-in, as sentences (AccountLocked: lib/sessions). */
 export const signInErrors: Record<string, string> = {
   CredentialsSignin: "Email or password is wrong.",
   AccountLocked: "Too many wrong passwords for this account; sign-in is paused for up to 15 minutes. Try again later.",
@@ -75,7 +75,7 @@ export async function switchWorkspace(workspaceId: string): Promise<void> {
   });
   if (!res.ok) throw new Error(await failureMessage(res));
   const session = (await res.json()) as { userId?: string; workspaceId?: string };
-  // why: an ended session (lib/auth/session.ts) answers no session at all, not a refusal.
+  // why: an ended session (lib/sessions) answers no session at all, not a refusal.
   if (!session.userId) throw new Error("Your session has ended; sign in again.");
   if (session.workspaceId !== workspaceId) throw new Error("You are not a member of that workspace any more.");
 }

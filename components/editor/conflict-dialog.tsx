@@ -1,7 +1,7 @@
 // ConflictDialog: a save met a newer revision (useRevisionedSave). It says who saved which revision
 // when, and offers Reload (their version; the edits are dropped) or Overwrite (the edits replace it).
 "use client";
-import { editorLabel, formatWhen } from "@/components/templates/format";
+import { editorLabel, formatWhen } from "@/components/editor/format";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import type { ConflictState } from "./use-revisioned-save";

@@ -6,7 +6,7 @@
 // sends; render the conflict with <ConflictDialog>.
 "use client";
 import { useEffect, useRef, useState } from "react";
-import type { Editor } from "@/components/templates/format";
+import type { Editor } from "@/components/editor/format";
 import { useToast } from "@/components/ui/toast";
 import { useLeaveGuard } from "./use-leave-guard";
 

@@ -4,7 +4,6 @@
 import { FilePlus, FolderPlus, Paperclip } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { addAssetFileAction, createFolderAction, createStylesheetAction } from "@/app/(console)/files/actions";
 import { formatBytes } from "@/components/format";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
@@ -12,11 +11,24 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { useToast } from "@/components/ui/toast";
-import type { ActionError } from "@/lib/console/action";
+import type { ActionError, ActionResult } from "@/lib/console/action";
 
 export type AssetChoice = { id: string; filename: string; kind: string; mediaType: string; size: number };
 
-type Props = { folderId: string | null; folderPath: string; assets: AssetChoice[]; canUseAssets: boolean };
+/** The files page's server actions (app/(console)/files/actions.ts), handed down as props. */
+export type CreateFolderAction = (input: { name: string; parentId: string }) => Promise<ActionResult<{ id: string; path: string }>>;
+export type CreateStylesheetAction = (input: { name: string; folderId: string }) => Promise<ActionResult<{ id: string }>>;
+export type AddAssetFileAction = (input: { name: string; assetId: string; folderId: string }) => Promise<ActionResult<{ id: string; path: string }>>;
+
+type Props = {
+  folderId: string | null;
+  folderPath: string;
+  assets: AssetChoice[];
+  canUseAssets: boolean;
+  createFolder: CreateFolderAction;
+  createStylesheet: CreateStylesheetAction;
+  addAssetFile: AddAssetFileAction;
+};
 
 const where = (path: string) => (path ? `in ${path}` : "at the top level");
 
@@ -45,7 +57,7 @@ function FormError({ message }: { message?: string }) {
   ) : null;
 }
 
-export function FileActions({ folderId, folderPath, assets, canUseAssets }: Props) {
+export function FileActions({ folderId, folderPath, assets, canUseAssets, createFolder, createStylesheet, addAssetFile }: Props) {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState<"folder" | "stylesheet" | "asset" | null>(null);
@@ -54,7 +66,7 @@ export function FileActions({ folderId, folderPath, assets, canUseAssets }: Prop
   const parent = folderId ?? "";
 
   const folder = useForm(
-    (form) => createFolderAction({ name: String(form.get("name") ?? ""), parentId: parent }),
+    (form) => createFolder({ name: String(form.get("name") ?? ""), parentId: parent }),
     (f) => {
       setOpen(null);
       toast.success(`Created ${f.path}`);
@@ -62,11 +74,11 @@ export function FileActions({ folderId, folderPath, assets, canUseAssets }: Prop
     },
   );
   const sheet = useForm(
-    (form) => createStylesheetAction({ name: String(form.get("name") ?? ""), folderId: parent }),
+    (form) => createStylesheet({ name: String(form.get("name") ?? ""), folderId: parent }),
     (f) => router.push(`/files/${f.id}`),
   );
   const asset = useForm(
-    (form) => addAssetFileAction({ name: String(form.get("name") ?? ""), assetId: assetId ?? "", folderId: parent }),
+    (form) => addAssetFile({ name: String(form.get("name") ?? ""), assetId: assetId ?? "", folderId: parent }),
     (f) => {
       setOpen(null);
       toast.success(`Added ${f.path}`);

@@ -7,7 +7,7 @@ import { ConflictDialog } from "@/components/editor/conflict-dialog";
 import { CodeEditor } from "@/components/editor/lazy-code-editor";
 import { SaveButton } from "@/components/editor/save-button";
 import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
-import { formatWhen } from "@/components/templates/format";
+import { formatWhen } from "@/components/editor/format";
 import { Badge } from "@/components/ui/badge";
 
 export type EditorFile = { id: string; name: string; path: string; mediaType: string; content: string; revision: number; updatedAt: string };

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { formatBytes, formatDateTime } from "@/components/format";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { fileIcon, fileKindLabel } from "./file-kind";
-import { ItemActions } from "./item-actions";
+import { ItemActions, type ItemVerbs } from "./item-actions";
 
 export type ListingRow = {
   type: "folder" | "template" | "file";
@@ -20,7 +20,7 @@ export type ListingRow = {
 
 const hrefOf = (r: ListingRow) => (r.type === "folder" ? `/files?folder=${r.id}` : r.type === "template" ? `/templates/${r.id}` : `/files/${r.id}`);
 
-export function FolderListing({ label, rows, canWrite, folders }: { label: string; rows: ListingRow[]; canWrite: boolean; folders: { id: string; path: string }[] }) {
+export function FolderListing({ label, rows, canWrite, folders, verbs }: { label: string; rows: ListingRow[]; canWrite: boolean; folders: { id: string; path: string }[]; verbs: ItemVerbs }) {
   return (
     <Table label={label}>
       <THead>
@@ -54,7 +54,7 @@ export function FolderListing({ label, rows, canWrite, folders }: { label: strin
               </TCell>
               {canWrite && (
                 <TCell className="w-12 text-right">
-                  <ItemActions item={{ type: r.type, id: r.id, name: r.name, path: r.path }} folders={folders} />
+                  <ItemActions item={{ type: r.type, id: r.id, name: r.name, path: r.path }} folders={folders} {...verbs} />
                 </TCell>
               )}
             </TRow>

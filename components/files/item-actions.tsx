@@ -5,7 +5,6 @@
 import { FolderInput, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { deleteItemAction, moveItemAction, renameItemAction } from "@/app/(console)/files/actions";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
@@ -14,14 +13,21 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import { useToast } from "@/components/ui/toast";
-import type { ActionError } from "@/lib/console/action";
+import type { ActionError, ActionResult } from "@/lib/console/action";
 
 export type Item = { type: "folder" | "template" | "file"; id: string; name: string; path: string };
 
 const ROOT = "root";
 const nouns = { folder: "folder", template: "template", file: "file" } as const;
 
-export function ItemActions({ item, folders }: { item: Item; folders: { id: string; path: string }[] }) {
+/** The files page's server actions on one item (app/(console)/files/actions.ts), handed down as props. */
+export type ItemVerbs = {
+  rename: (input: { type: Item["type"]; id: string; name: string }) => Promise<ActionResult<{ name: string }>>;
+  move: (input: { type: Item["type"]; id: string; to: string }) => Promise<ActionResult<{ moved: boolean }>>;
+  remove: (input: { type: Item["type"]; id: string }) => Promise<ActionResult<{ deleted: boolean }>>;
+};
+
+export function ItemActions({ item, folders, rename: renameItem, move: moveItem, remove: deleteItem }: { item: Item; folders: { id: string; path: string }[] } & ItemVerbs) {
   const router = useRouter();
   const toast = useToast();
   const [open, setOpen] = useState<"rename" | "move" | "delete" | null>(null);
@@ -39,7 +45,7 @@ export function ItemActions({ item, folders }: { item: Item; folders: { id: stri
   const rename = (form: FormData) => {
     setError(undefined);
     start(async () => {
-      const result = await renameItemAction({ type: item.type, id: item.id, name: String(form.get("name") ?? "") });
+      const result = await renameItem({ type: item.type, id: item.id, name: String(form.get("name") ?? "") });
       if (!result.ok) return setError(result.error.details?.[0]?.message ?? result.error.message);
       close();
       toast.success(`Renamed to ${result.data.name}`);
@@ -50,7 +56,7 @@ export function ItemActions({ item, folders }: { item: Item; folders: { id: stri
   const move = () => {
     setError(undefined);
     start(async () => {
-      const result = await moveItemAction({ type: item.type, id: item.id, to: target === ROOT ? "" : target });
+      const result = await moveItem({ type: item.type, id: item.id, to: target === ROOT ? "" : target });
       if (!result.ok) return setError(result.error.details?.[0]?.message ?? result.error.message);
       close();
       toast.success(`Moved ${item.name} to ${target === ROOT ? "the top level" : (folders.find((f) => f.id === target)?.path ?? "its folder")}`);
@@ -121,7 +127,7 @@ export function ItemActions({ item, folders }: { item: Item; folders: { id: stri
         }
         confirmLabel={`Delete ${noun}`}
         onConfirm={async () => {
-          const result = await deleteItemAction({ type: item.type, id: item.id });
+          const result = await deleteItem({ type: item.type, id: item.id });
           if (!result.ok) {
             if (result.error.code === "CONFLICT") setRefusal(result.error);
             else toast.error(`Could not delete the ${noun}`, result.error.message);

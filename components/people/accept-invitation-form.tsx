@@ -2,14 +2,14 @@
 // password. Then it signs them in and opens the workspace they joined.
 "use client";
 import { useState, type FormEvent } from "react";
-import { acceptInvitationAction } from "@/app/(auth)/account-actions";
+import type { AcceptInvitationAction } from "./action-types";
 import { signInWithPassword, switchWorkspace } from "@/components/console/auth-client";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, fieldErrors } from "./form-error";
 
-export function AcceptInvitationForm({ token, email, hasAccount }: { token: string; email: string; hasAccount: boolean }) {
+export function AcceptInvitationForm({ token, email, hasAccount, accept }: { token: string; email: string; hasAccount: boolean; accept: AcceptInvitationAction }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; fields: Record<string, string> }>();
 
@@ -21,7 +21,7 @@ export function AcceptInvitationForm({ token, email, hasAccount }: { token: stri
     const name = hasAccount ? undefined : String(form.get("name") ?? "");
     setBusy(true);
     setError(undefined);
-    const r = await acceptInvitationAction({ token, password, ...(name !== undefined ? { name } : {}) });
+    const r = await accept({ token, password, ...(name !== undefined ? { name } : {}) });
     if (!r.ok) {
       setBusy(false);
       setError({ message: r.error.message, fields: fieldErrors(r.error) });

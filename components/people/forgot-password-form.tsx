@@ -4,13 +4,13 @@
 import { MailCheck } from "lucide-react";
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
-import { requestPasswordResetAction } from "@/app/(auth)/account-actions";
+import type { RequestPasswordResetAction } from "./action-types";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, fieldErrors } from "./form-error";
 
-export function ForgotPasswordForm() {
+export function ForgotPasswordForm({ requestReset }: { requestReset: RequestPasswordResetAction }) {
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string>();
   const [error, setError] = useState<{ message: string; fields: Record<string, string> }>();
@@ -21,7 +21,7 @@ export function ForgotPasswordForm() {
     const email = String(new FormData(e.currentTarget).get("email") ?? "").trim();
     setBusy(true);
     setError(undefined);
-    const r = await requestPasswordResetAction({ email });
+    const r = await requestReset({ email });
     setBusy(false);
     if (r.ok) setSentTo(email);
     else setError({ message: r.error.message, fields: fieldErrors(r.error) });

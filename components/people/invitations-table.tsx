@@ -3,7 +3,6 @@
 "use client";
 import { RotateCw, X } from "lucide-react";
 import { useState } from "react";
-import { cancelInvitationAction, resendInvitationAction } from "@/app/(console)/people/actions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -12,6 +11,7 @@ import { ActionsHead, IconAction, RowActions } from "@/components/ui/row-actions
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import type { Invitation } from "@/lib/people/schemas";
+import type { CancelInvitationAction, ResendInvitationAction } from "./action-types";
 import { IssuedLink, type MailOutcome } from "./issued-link";
 import { roleNames } from "./roles";
 
@@ -22,7 +22,7 @@ const cardCell = "max-sm:block max-sm:p-0";
 
 const date = (iso: string) => new Date(iso).toLocaleString("en-GB", { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }) + " UTC";
 
-export function InvitationsTable({ invitations, canManage, isOwner }: { invitations: Invitation[]; canManage: boolean; isOwner: boolean }) {
+export function InvitationsTable({ invitations, canManage, isOwner, resend, cancel }: { invitations: Invitation[]; canManage: boolean; isOwner: boolean; resend: ResendInvitationAction; cancel: CancelInvitationAction }) {
   const [issued, setIssued] = useState<{ email: string; link?: string; mail: MailOutcome }>();
   return (
     <>
@@ -39,7 +39,7 @@ export function InvitationsTable({ invitations, canManage, isOwner }: { invitati
         </THead>
         <TBody className="max-sm:block">
           {invitations.map((i) => (
-            <InvitationRow key={i.id} i={i} canManage={canManage} mayResend={i.role !== "owner" || isOwner} onIssued={setIssued} />
+            <InvitationRow key={i.id} i={i} canManage={canManage} mayResend={i.role !== "owner" || isOwner} onIssued={setIssued} resendInvitation={resend} cancelInvitation={cancel} />
           ))}
         </TBody>
       </Table>
@@ -53,18 +53,18 @@ export function InvitationsTable({ invitations, canManage, isOwner }: { invitati
   );
 }
 
-function InvitationRow({ i, canManage, mayResend, onIssued }: { i: Invitation; canManage: boolean; mayResend: boolean; onIssued: (x: { email: string; link?: string; mail: MailOutcome }) => void }) {
+function InvitationRow({ i, canManage, mayResend, onIssued, resendInvitation, cancelInvitation }: { i: Invitation; canManage: boolean; mayResend: boolean; onIssued: (x: { email: string; link?: string; mail: MailOutcome }) => void; resendInvitation: ResendInvitationAction; cancelInvitation: CancelInvitationAction }) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const resend = async () => {
     setBusy(true);
-    const r = await resendInvitationAction({ id: i.id });
+    const r = await resendInvitation({ id: i.id });
     setBusy(false);
     if (r.ok) onIssued({ email: i.email, link: r.data.link, mail: r.data.email });
     else toast.error("The invitation was not re-sent", r.error.message);
   };
   const cancel = async () => {
-    const r = await cancelInvitationAction({ id: i.id });
+    const r = await cancelInvitation({ id: i.id });
     if (r.ok) toast.success(`The invitation for ${i.email} was cancelled`);
     else toast.error("The invitation was not cancelled", r.error.message);
   };

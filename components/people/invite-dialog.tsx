@@ -2,20 +2,20 @@
 "use client";
 import { UserPlus } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { inviteAction } from "@/app/(console)/people/actions";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import type { Role } from "@/lib/console/sections";
+import type { InviteAction } from "./action-types";
 import { IssuedLink, type MailOutcome } from "./issued-link";
 import { FormError, fieldErrors } from "./form-error";
 import { roleOptions } from "./roles";
 
 type Issued = { email: string; link?: string; mail: MailOutcome };
 
-export function InviteDialog({ isOwner, mailConfigured }: { isOwner: boolean; mailConfigured: boolean }) {
+export function InviteDialog({ isOwner, mailConfigured, invite }: { isOwner: boolean; mailConfigured: boolean; invite: InviteAction }) {
   const [open, setOpen] = useState(false);
   const [role, setRole] = useState<Role>("member");
   const [busy, setBusy] = useState(false);
@@ -38,7 +38,7 @@ export function InviteDialog({ isOwner, mailConfigured }: { isOwner: boolean; ma
     const email = String(new FormData(e.currentTarget).get("email") ?? "").trim();
     setBusy(true);
     setError(undefined);
-    const r = await inviteAction({ email, role });
+    const r = await invite({ email, role });
     setBusy(false);
     if (r.ok) setIssued({ email: r.data.invitation.email, link: r.data.link, mail: r.data.email });
     else setError({ message: r.error.message, fields: fieldErrors(r.error) });

@@ -3,7 +3,6 @@
 "use client";
 import { UserMinus } from "lucide-react";
 import { useState } from "react";
-import { changeRoleAction, removeMemberAction } from "@/app/(console)/people/actions";
 import { Badge } from "@/components/ui/badge";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ActionsHead, IconAction, RowActions } from "@/components/ui/row-actions";
@@ -12,9 +11,10 @@ import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import type { Role } from "@/lib/console/sections";
 import type { Member } from "@/lib/people/schemas";
+import type { ChangeRoleAction, RemoveMemberAction } from "./action-types";
 import { roleNames, roleOptions } from "./roles";
 
-export type MembersTableProps = { members: Member[]; youId: string; canManage: boolean; isOwner: boolean };
+export type MembersTableProps = { members: Member[]; youId: string; canManage: boolean; isOwner: boolean; changeRole: ChangeRoleAction; remove: RemoveMemberAction };
 
 // On a phone (below sm) a row is a card: the person and the remove button, then the role below
 // (the person takes all but the button's room, so the role wraps to a line of its own).
@@ -22,7 +22,7 @@ const card = "max-sm:flex max-sm:flex-wrap max-sm:items-start max-sm:gap-x-3 max
 
 const joined = (iso: string) => new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
-export function MembersTable({ members, youId, canManage, isOwner }: MembersTableProps) {
+export function MembersTable({ members, youId, canManage, isOwner, changeRole, remove }: MembersTableProps) {
   return (
     // why relative: the role select's hidden native <select> is absolutely placed; the table's
     // scrolling box must contain it, or the page grows wider than a phone.
@@ -38,14 +38,14 @@ export function MembersTable({ members, youId, canManage, isOwner }: MembersTabl
       </THead>
       <TBody className="max-sm:block">
         {members.map((m) => (
-          <MemberRow key={`${m.userId}:${m.role}`} m={m} you={m.userId === youId} canManage={canManage} isOwner={isOwner} />
+          <MemberRow key={`${m.userId}:${m.role}`} m={m} you={m.userId === youId} canManage={canManage} isOwner={isOwner} changeRole={changeRole} remove={remove} />
         ))}
       </TBody>
     </Table>
   );
 }
 
-function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; canManage: boolean; isOwner: boolean }) {
+function MemberRow({ m, you, canManage, isOwner, changeRole, remove: removeMember }: { m: Member; you: boolean; canManage: boolean; isOwner: boolean; changeRole: ChangeRoleAction; remove: RemoveMemberAction }) {
   const toast = useToast();
   const [role, setRole] = useState<Role>(m.role);
   const [busy, setBusy] = useState(false);
@@ -57,7 +57,7 @@ function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; ca
     const before = role;
     setRole(next);
     setBusy(true);
-    const r = await changeRoleAction({ userId: m.userId, role: next });
+    const r = await changeRole({ userId: m.userId, role: next });
     setBusy(false);
     if (r.ok) toast.success(`${name} is now ${article(next)} ${roleNames[next].toLowerCase()}`);
     else {
@@ -67,7 +67,7 @@ function MemberRow({ m, you, canManage, isOwner }: { m: Member; you: boolean; ca
   };
 
   const remove = async () => {
-    const r = await removeMemberAction({ userId: m.userId });
+    const r = await removeMember({ userId: m.userId });
     if (r.ok) toast.success(`${name} was removed from the workspace`);
     else toast.error(`${name} was not removed`, r.error.message);
   };

@@ -1,14 +1,14 @@
 // ResetPasswordForm: a new password (typed twice) for a reset link; then it signs the person in.
 "use client";
 import { useState, type FormEvent } from "react";
-import { resetPasswordAction } from "@/app/(auth)/account-actions";
+import type { ResetPasswordAction } from "./action-types";
 import { signInWithPassword } from "@/components/console/auth-client";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { FormError, fieldErrors } from "./form-error";
 
-export function ResetPasswordForm({ token, email }: { token: string; email: string }) {
+export function ResetPasswordForm({ token, email, reset }: { token: string; email: string; reset: ResetPasswordAction }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; fields: Record<string, string> }>();
 
@@ -23,7 +23,7 @@ export function ResetPasswordForm({ token, email }: { token: string; email: stri
     }
     setBusy(true);
     setError(undefined);
-    const r = await resetPasswordAction({ token, password });
+    const r = await reset({ token, password });
     if (!r.ok) {
       setBusy(false);
       setError({ message: r.error.message, fields: fieldErrors(r.error) });

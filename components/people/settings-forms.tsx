@@ -3,14 +3,13 @@
 "use client";
 import { LogOut, MonitorX } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { changePasswordAction, renameWorkspaceAction, signOutEverywhereAction, updateProfileAction } from "@/app/(console)/settings/actions";
-import { leaveWorkspaceAction } from "@/app/(console)/people/actions";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useToast } from "@/components/ui/toast";
 import type { ActionResult } from "@/lib/console/action";
+import type { ChangePasswordAction, LeaveWorkspaceAction, RenameWorkspaceAction, SignOutEverywhereAction, UpdateProfileAction } from "./action-types";
 import { FormError, fieldErrors } from "./form-error";
 
 type FormState = { busy: boolean; error?: { message: string; fields: Record<string, string> } };
@@ -35,8 +34,8 @@ function useSubmit<T>(send: (form: FormData) => Promise<ActionResult<T>>, succes
   return { state, onSubmit: (e: FormEvent<HTMLFormElement>) => void onSubmit(e), generalError };
 }
 
-export function WorkspaceNameForm({ name, canRename }: { name: string; canRename: boolean }) {
-  const { state, onSubmit, generalError } = useSubmit((f) => renameWorkspaceAction({ name: String(f.get("name") ?? "") }), "Workspace renamed");
+export function WorkspaceNameForm({ name, canRename, rename }: { name: string; canRename: boolean; rename: RenameWorkspaceAction }) {
+  const { state, onSubmit, generalError } = useSubmit((f) => rename({ name: String(f.get("name") ?? "") }), "Workspace renamed");
   return (
     <form onSubmit={onSubmit} className="max-w-md space-y-4" noValidate>
       <FormError message={generalError} />
@@ -52,8 +51,8 @@ export function WorkspaceNameForm({ name, canRename }: { name: string; canRename
   );
 }
 
-export function ProfileForm({ name, email }: { name: string; email: string }) {
-  const { state, onSubmit, generalError } = useSubmit((f) => updateProfileAction({ name: String(f.get("name") ?? "") }), "Your name was saved");
+export function ProfileForm({ name, email, update }: { name: string; email: string; update: UpdateProfileAction }) {
+  const { state, onSubmit, generalError } = useSubmit((f) => update({ name: String(f.get("name") ?? "") }), "Your name was saved");
   return (
     <form onSubmit={onSubmit} className="max-w-md space-y-4" noValidate>
       <FormError message={generalError} />
@@ -70,10 +69,10 @@ export function ProfileForm({ name, email }: { name: string; email: string }) {
   );
 }
 
-export function ChangePasswordForm({ email }: { email: string }) {
+export function ChangePasswordForm({ email, change }: { email: string; change: ChangePasswordAction }) {
   const [mismatch, setMismatch] = useState<string>();
   const { state, onSubmit, generalError } = useSubmit(
-    (f) => changePasswordAction({ currentPassword: String(f.get("currentPassword") ?? ""), newPassword: String(f.get("newPassword") ?? "") }),
+    (f) => change({ currentPassword: String(f.get("currentPassword") ?? ""), newPassword: String(f.get("newPassword") ?? "") }),
     "Your password was changed",
     (el) => el.reset(),
   );
@@ -148,10 +147,10 @@ function ConfirmedExit({ action, then, danger = false, title, text, label, icon 
 }
 
 /** Ends every session of the person, this browser's too, then goes to the sign-in page. */
-export function SignOutEverywhere() {
+export function SignOutEverywhere({ signOut }: { signOut: SignOutEverywhereAction }) {
   return (
     <ConfirmedExit
-      action={() => signOutEverywhereAction({})}
+      action={() => signOut({})}
       then="/sign-in"
       title="Sign out everywhere?"
       text="Every browser and device where you are signed in is signed out within a second, this one too. You then sign in again here."
@@ -161,10 +160,10 @@ export function SignOutEverywhere() {
   );
 }
 
-export function LeaveWorkspace({ workspaceName }: { workspaceName: string }) {
+export function LeaveWorkspace({ workspaceName, leave }: { workspaceName: string; leave: LeaveWorkspaceAction }) {
   return (
     <ConfirmedExit
-      action={() => leaveWorkspaceAction({})}
+      action={() => leave({})}
       then="/"
       danger
       title={`Leave ${workspaceName}?`}

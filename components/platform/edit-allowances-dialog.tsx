@@ -3,7 +3,6 @@
 "use client";
 import { SlidersHorizontal } from "lucide-react";
 import { useState, type FormEvent } from "react";
-import { updatePlatformWorkspaceAction } from "@/app/(console)/platform/actions";
 import { FormError, fieldErrors } from "@/components/people/form-error";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
@@ -12,7 +11,11 @@ import { Input } from "@/components/ui/input";
 import { IconAction } from "@/components/ui/row-actions";
 import { Select } from "@/components/ui/select";
 import { useToast } from "@/components/ui/toast";
-import type { PlatformWorkspace } from "@/lib/workspaces";
+import type { ActionResult } from "@/lib/console/action";
+import type { PlatformWorkspace, PlatformWorkspaceInput } from "@/lib/workspaces";
+
+/** The platform page's server action (app/(console)/platform/actions.ts), handed down as a prop. */
+export type UpdatePlatformWorkspaceAction = (input: PlatformWorkspaceInput & { id: string }) => Promise<ActionResult<PlatformWorkspace>>;
 
 const NO_PLAN = "none";
 const planOptions = [
@@ -32,7 +35,7 @@ function numberOf(text: string, nullable: boolean): number | null | string {
   return /^\d+$/.test(t) ? Number(t) : t;
 }
 
-export function EditAllowancesDialog({ workspace: w }: { workspace: PlatformWorkspace }) {
+export function EditAllowancesDialog({ workspace: w, update }: { workspace: PlatformWorkspace; update: UpdatePlatformWorkspaceAction }) {
   const toast = useToast();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -66,7 +69,7 @@ export function EditAllowancesDialog({ workspace: w }: { workspace: PlatformWork
     setBusy(true);
     setError(undefined);
     // why the cast: a field that is not a whole number goes as typed, and the server's zod names it.
-    const r = await updatePlatformWorkspaceAction(input as Parameters<typeof updatePlatformWorkspaceAction>[0]);
+    const r = await update(input as Parameters<UpdatePlatformWorkspaceAction>[0]);
     setBusy(false);
     if (r.ok) {
       toast.success(`The allowances of ${w.name} were saved`);

@@ -6,7 +6,6 @@
 // keeps its rows and column headers for screen readers at every width.
 "use client";
 import { Ban, CircleCheck } from "lucide-react";
-import { updatePlatformWorkspaceAction } from "@/app/(console)/platform/actions";
 import { formatBytes } from "@/components/format";
 import { Badge } from "@/components/ui/badge";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -14,14 +13,14 @@ import { ActionsHead, IconAction, RowActions } from "@/components/ui/row-actions
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { useToast } from "@/components/ui/toast";
 import type { PlatformWorkspace } from "@/lib/workspaces";
-import { EditAllowancesDialog } from "./edit-allowances-dialog";
+import { EditAllowancesDialog, type UpdatePlatformWorkspaceAction } from "./edit-allowances-dialog";
 
 export type PlatformRow = PlatformWorkspace & { usage: { rendersSucceeded: number; rendersFailed: number; pages: number; outputBytes: number } };
 
 const n = (v: number) => v.toLocaleString("en-GB");
 const orUnlimited = (v: number | null, f: (x: number) => string = n) => (v === null ? "unlimited" : f(v));
 
-export function WorkspacesTable({ rows }: { rows: PlatformRow[] }) {
+export function WorkspacesTable({ rows, update }: { rows: PlatformRow[]; update: UpdatePlatformWorkspaceAction }) {
   return (
     <Table label="Workspaces">
       {/* why sr-only below xl: the cards name their parts themselves; screen readers keep the headers. */}
@@ -35,7 +34,7 @@ export function WorkspacesTable({ rows }: { rows: PlatformRow[] }) {
       </THead>
       <TBody className="max-xl:block">
         {rows.map((w) => (
-          <WorkspaceRow key={w.id} w={w} />
+          <WorkspaceRow key={w.id} w={w} update={update} />
         ))}
       </TBody>
     </Table>
@@ -65,11 +64,11 @@ function CardLabel({ children }: { children: string }) {
 const card = "max-xl:grid max-xl:grid-cols-[1fr_auto] max-xl:gap-x-4 max-xl:gap-y-3 sm:max-xl:gap-x-8 max-xl:px-4 max-xl:py-4 sm:max-xl:grid-cols-[1fr_1fr_auto]";
 const cardCell = "align-top max-xl:block max-xl:p-0";
 
-function WorkspaceRow({ w }: { w: PlatformRow }) {
+function WorkspaceRow({ w, update }: { w: PlatformRow; update: UpdatePlatformWorkspaceAction }) {
   const toast = useToast();
   const l = w.limits;
   const toggle = async () => {
-    const r = await updatePlatformWorkspaceAction({ id: w.id, suspended: !w.suspended });
+    const r = await update({ id: w.id, suspended: !w.suspended });
     if (r.ok) toast.success(r.data.suspended ? `${w.name} is suspended` : `${w.name} is active again`);
     else toast.error(w.suspended ? `${w.name} was not unsuspended` : `${w.name} was not suspended`, r.error.message);
   };
@@ -104,7 +103,7 @@ function WorkspaceRow({ w }: { w: PlatformRow }) {
       </TCell>
       <TCell className={`${cardCell} max-xl:col-start-2 max-xl:row-start-1 sm:max-xl:col-start-3`}>
         <RowActions>
-          <EditAllowancesDialog workspace={w} />
+          <EditAllowancesDialog workspace={w} update={update} />
           <ConfirmDialog
             danger={!w.suspended}
             title={w.suspended ? `Unsuspend ${w.name}?` : `Suspend ${w.name}?`}

@@ -11,8 +11,6 @@ const look: Record<Render["state"], { label: string; tone: BadgeTone; icon: type
   cancelled: { label: "Cancelled", tone: "warning", icon: Ban },
 };
 
-export const renderStateLabel = (state: Render["state"]) => look[state].label;
-
 export function RenderStateBadge({ state }: { state: Render["state"] }) {
   const { label, tone, icon: Icon, spin } = look[state];
   return (

@@ -3,13 +3,12 @@
 import { Plus } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { createTemplateAction } from "@/app/(console)/templates/actions";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
-import type { ActionError } from "@/lib/console/action";
+import type { ActionError, ActionResult } from "@/lib/console/action";
 
 const sizes = [
   { value: "a4", label: "A4 (210 × 297 mm)" },
@@ -17,7 +16,10 @@ const sizes = [
   { value: "custom", label: "Custom size" },
 ];
 
-export function CreateTemplateDialog({ label = "Create template" }: { label?: string }) {
+/** The templates page's server action (app/(console)/templates/actions.ts): the dialog's form in, the new template's id out. */
+export type CreateTemplateAction = (form: FormData) => Promise<ActionResult<{ id: string }>>;
+
+export function CreateTemplateDialog({ label = "Create template", create }: { label?: string; create: CreateTemplateAction }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [size, setSize] = useState("a4");
@@ -28,7 +30,7 @@ export function CreateTemplateDialog({ label = "Create template" }: { label?: st
   const submit = (form: FormData) => {
     setError(null);
     start(async () => {
-      const result = await createTemplateAction(form);
+      const result = await create(form);
       if (!result.ok) return setError(result.error);
       router.push(`/templates/${result.data.id}`);
     });

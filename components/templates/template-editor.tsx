@@ -20,7 +20,7 @@ import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
-import { editorLabel, formatWhen, type Editor } from "./format";
+import { editorLabel, formatWhen, type Editor } from "@/components/editor/format";
 import { ImagePicker } from "./image-picker";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
 import { StylesheetList } from "./stylesheet-list";

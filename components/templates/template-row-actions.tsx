@@ -3,7 +3,6 @@
 import { MoreHorizontal, Pencil, Trash2 } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { deleteTemplateAction, renameTemplateAction } from "@/app/(console)/templates/actions";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Dialog, DialogFooter } from "@/components/ui/dialog";
@@ -11,8 +10,13 @@ import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigge
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { useToast } from "@/components/ui/toast";
+import type { ActionResult } from "@/lib/console/action";
 
-export function TemplateRowActions({ id, name }: { id: string; name: string }) {
+/** The templates page's server actions (app/(console)/templates/actions.ts), handed down as props. */
+export type RenameTemplateAction = (input: { id: string; name: string }) => Promise<ActionResult<{ id: string; name: string }>>;
+export type DeleteTemplateAction = (input: { id: string }) => Promise<ActionResult<{ deleted: true; ids: string[] }>>;
+
+export function TemplateRowActions({ id, name, rename: renameTemplate, remove }: { id: string; name: string; rename: RenameTemplateAction; remove: DeleteTemplateAction }) {
   const router = useRouter();
   const toast = useToast();
   const [renaming, setRenaming] = useState(false);
@@ -23,7 +27,7 @@ export function TemplateRowActions({ id, name }: { id: string; name: string }) {
   const rename = (form: FormData) => {
     setError(undefined);
     start(async () => {
-      const result = await renameTemplateAction({ id, name: String(form.get("name") ?? "") });
+      const result = await renameTemplate({ id, name: String(form.get("name") ?? "") });
       if (!result.ok) return setError(result.error.details?.[0]?.message ?? result.error.message);
       setRenaming(false);
       toast.success(`Renamed to ${result.data.name}`);
@@ -68,7 +72,7 @@ export function TemplateRowActions({ id, name }: { id: string; name: string }) {
         text="The template, its draft history and its published versions are deleted. Renders already made stay. This cannot be undone."
         confirmLabel="Delete template"
         onConfirm={async () => {
-          const result = await deleteTemplateAction({ id });
+          const result = await remove({ id });
           if (!result.ok) {
             toast.error("Could not delete the template", result.error.message);
             return false;

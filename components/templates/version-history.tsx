@@ -9,7 +9,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { json } from "@/lib/templates/editor-tabs";
-import { formatWhen } from "./format";
+import { formatWhen } from "@/components/editor/format";
 import { PreviewPane } from "./preview-pane";
 
 type Version = { id: string; version: number; revision: number; createdAt: string; content?: unknown };

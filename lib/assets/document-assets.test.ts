@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { assetRefsForDocument, readyAssets } from "@/lib/assets";
-import { blobKey } from "@/lib/assets/refs";
+import { blobKey } from "@/lib/documents/asset-refs";
 import { systemCtx } from "@/lib/auth/context";
 import { db } from "@/lib/db/client";
 import { renderRequest, CreateRenderInput } from "@/lib/renders";

@@ -14,7 +14,7 @@ import { downloadLink, LINK_TTL_MS, uploadLink } from "../files/links";
 import { enqueue } from "../jobs/boss";
 import { decodeCursor, toPage, type Page } from "../paging";
 import { folderTree } from "../workspace-files/lookup";
-import { blobKey, type AssetRef } from "./refs";
+import { blobKey, type AssetRef } from "../documents/asset-refs";
 import * as repo from "./repository";
 import { imageKinds, MAX_ASSET_BYTES, type Asset, type AssetListQuery, type AssetUser, type RegisteredAsset, type RegisterAssetInput } from "./schemas";
 

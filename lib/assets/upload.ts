@@ -7,7 +7,7 @@ import { fileStore } from "../files/store";
 import { enqueue } from "../jobs/boss";
 import { log } from "../log";
 import { toAsset, uploadHeaders, type Asset } from ".";
-import { blobKey } from "./refs";
+import { blobKey } from "../documents/asset-refs";
 import * as repo from "./repository";
 
 /** An upload as the web server hands it over: its headers (lower-case names) and its body. */

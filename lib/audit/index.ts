@@ -1,26 +1,11 @@
-import { z } from "zod";
 import { actorRef, requireScope, type Ctx } from "../auth/context";
 import { db, type Executor } from "../db/client";
 import type { AuditEventRow } from "../db/schema";
-import { decodeCursor, PageQuery, toPage, type Page } from "../paging";
+import { decodeCursor, toPage, type Page } from "../paging";
 import * as repo from "./repository";
+import type { AuditEvent, AuditListQuery } from "./schemas";
 
-/** GET /v1/audit-events: a page, optionally of one actor (its id) and one action. */
-export const AuditListQuery = PageQuery.extend({
-  actorId: z.string().min(1).max(128).optional(),
-  action: z.string().min(1).max(100).optional(),
-});
-export type AuditListQuery = z.infer<typeof AuditListQuery>;
-
-export type AuditEvent = {
-  id: string;
-  action: string;
-  actor: { type: "user" | "apiKey" | "system"; id: string };
-  targetType: string;
-  targetId: string;
-  createdAt: string;
-  details: Record<string, unknown>;
-};
+export { AuditListQuery, type AuditEvent } from "./schemas";
 
 /** Records who did what, in the caller's transaction so the record exists exactly when the change does. */
 export function recordAudit(

@@ -20,8 +20,6 @@ export const scopes = [
 
 export type Scope = (typeof scopes)[number];
 
-export const isScope = (s: string): s is Scope => (scopes as readonly string[]).includes(s);
-
 /** spec: Authentication > Roles in the web console. */
 export const roleScopes: Record<Role, readonly Scope[]> = {
   owner: scopes,

@@ -8,7 +8,7 @@ import { AppError, badRequest, errorCodes, fromZodError } from "../errors";
 import { safeErrorText } from "../log";
 import { createKeyAsSystem, CreateKeyInput, getKeyWorkspaceId, listKeys, revokeKey } from "../keys";
 import { createUser } from "../users";
-import { listUsers, resetPassword } from "../users/admin";
+import { listUsers, resetPassword } from "../people/admin";
 import { createWorkspace, getWorkspace, listWorkspaces, setLimits, setSuspended } from "../workspaces";
 import { openDatabase } from "./database";
 

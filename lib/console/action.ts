@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import { ZodError, type z } from "zod";
 import { refuseWhileSuspended, type Ctx, type Effect } from "../auth/context";
-import { assertSameOriginHeaders } from "../auth/session";
+import { assertSameOriginHeaders } from "../sessions";
 import { isDatabaseUnavailable } from "../db/unavailable";
 import { isAppError, unauthorized, type ErrorCode, type ErrorDetail } from "../errors";
 import { log } from "../log";
@@ -52,7 +52,7 @@ export function formDataToObject(form: FormData): Record<string, string | string
 
 /**
  * The console's apiRoute for server actions: checks that the POST comes from the console's own
- * origin (the CSRF rule of lib/auth/session.ts; Next's own check lets a request without Origin
+ * origin (the CSRF rule of lib/sessions; Next's own check lets a request without Origin
  * through), resolves the signed-in person's ctx, parses the input with the verb's zod schema,
  * calls the verb, and answers an ActionResult. It never throws to the client, except Next's
  * redirect()/notFound()/forbidden(), which pass through.

@@ -1,6 +1,6 @@
 import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
-import { assertSameOriginHeaders } from "../auth/session";
+import { assertSameOriginHeaders } from "../sessions";
 import { toActionError, type ActionResult } from "./action";
 
 /**

@@ -4,7 +4,7 @@ import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 import type { Ctx } from "../auth/context";
 import { roleScopes, scopeActions, type Scope } from "../auth/scopes";
-import { readServerSession } from "../auth/session";
+import { readServerSession } from "../sessions";
 import { db } from "../db/client";
 import { isDatabaseUnavailable } from "../db/unavailable";
 import { log } from "../log";
@@ -30,7 +30,7 @@ export type ConsoleSession = {
 
 /**
  * The signed-in person's console session, or null when nobody is signed in or the session ended
- * (its lifetime passed, or a password change or "sign out everywhere" ended it: lib/auth/session.ts).
+ * (its lifetime passed, or a password change or "sign out everywhere" ended it: lib/sessions).
  */
 export const consoleSession = cache(async (): Promise<ConsoleSession | null> => {
   const session = await readServerSession();

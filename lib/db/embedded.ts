@@ -5,7 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { protectDataDir, writePrivateFile } from "../files/private";
+import { protectDataDir, writePrivateFile } from "../private-files";
 
 /**
  * The embedded database used when DATABASE_URL is unset: a real PostgreSQL cluster in a project

@@ -10,9 +10,8 @@ import { unseal, seal } from "../crypto";
 import { db, withTx, type Executor } from "../db/client";
 import { newId } from "../db/ids";
 import { AppError, badRequest, conflict, invalidValue, notFound } from "../errors";
-import { endRender } from "../renders/statements";
 import * as repo from "./repository";
-import { assertAllowedEndpoint, testObjectKey, testUpload, type Connection } from "./s3";
+import { assertAllowedEndpoint, SECRET_PURPOSE, testObjectKey, testUpload, type Connection } from "./s3";
 import type { CreateDestinationInput, RenderDestinationInput, StorageDestination, UpdateDestinationInput } from "./schemas";
 
 export { CreateDestinationInput, RenderDestinationInput, UpdateDestinationInput, KeyPath, type StorageDestination } from "./schemas";
@@ -21,8 +20,6 @@ export { CreateDestinationInput, RenderDestinationInput, UpdateDestinationInput,
 export const MAX_DESTINATIONS = 10;
 /** spec: Render destination > path: the whole key (prefix + / + path) at most 1,024 bytes. */
 export const MAX_KEY_BYTES = 1024;
-/** The sealing purpose of destination secrets: a key of their own, so no other sealed token opens as one. */
-export const SECRET_PURPOSE = "destination-secret";
 
 /** What the test upload did, shown beside the destination when one ran (create, and changes other than a rename). */
 export type TestUpload = { objectKey: string; deleted: boolean };
@@ -48,13 +45,6 @@ function openSecret(r: repo.StorageDestinationRow): string {
   const plain = unseal(SECRET_PURPOSE, r.secretAccessKeySealed);
   if (!plain) throw invalidValue("secretAccessKey", "the saved secret cannot be decrypted (was SECRET_KEY changed?); send secretAccessKey again");
   return plain.toString("utf8");
-}
-
-/** Exported for the worker: the connection of a saved destination, or a reason it has none. */
-export function connectionOf(r: repo.StorageDestinationRow): Connection | undefined {
-  const plain = unseal(SECRET_PURPOSE, r.secretAccessKeySealed);
-  if (!plain) return undefined;
-  return { endpoint: r.endpoint, region: r.region, bucket: r.bucket, forcePathStyle: r.forcePathStyle, accessKeyId: r.accessKeyId, secretAccessKey: plain.toString("utf8") };
 }
 
 const nameTaken = (name: string) =>
@@ -178,32 +168,6 @@ export async function updateDestination(ctx: Ctx, id: string, input: UpdateDesti
   });
 }
 
-/**
- * Deletes a destination and its saved keys (objects in the bucket stay). Renders still queued for
- * it fail with destination_upload_failed in the same transaction (spec: States > Render); one
- * already rendering fails when it reaches its upload.
- */
-export async function deleteDestination(ctx: Ctx, id: string): Promise<{ deleted: true; ids: string[] }> {
-  requireScope(ctx, "destination:manage");
-  return withTx(async (tx) => {
-    await repo.lockDestinations(tx, ctx.workspaceId);
-    const row = await repo.findDestination(tx, ctx.workspaceId, id, { forUpdate: true });
-    if (!row) throw notFound("storage destination", id);
-    await repo.deleteDestination(tx, id);
-    const queued = await repo.queuedRendersOf(tx, ctx.workspaceId, id);
-    for (const renderId of queued) {
-      await endRender(tx, { id: renderId, workspaceId: ctx.workspaceId }, ["queued"], {
-        state: "failed",
-        error: { code: "RENDER_FAILED", diagnostic: "destination_upload_failed", message: deletedMessage(row.name) },
-      });
-    }
-    await recordAudit(tx, ctx, "storage_destination.delete", { type: "storage_destination", id }, { name: row.name, failedQueuedRenders: queued.length });
-    return { deleted: true, ids: [id] };
-  });
-}
-
-export const deletedMessage = (name: string) => `The storage destination ${name} was deleted before the render could upload to it`;
-
 /** What a render records of its destination at creation (spec: Render destination): the key is fixed then. */
 export type RenderDestination = { destinationId: string; destinationName: string; destinationKey: string; keepCopy: boolean };
 
@@ -229,5 +193,3 @@ export async function resolveRenderDestination(
   if (bytes > MAX_KEY_BYTES) throw invalidValue(`${fieldPath}.path`, `the object key (prefix, a slash and path) is ${bytes} bytes; at most ${MAX_KEY_BYTES}`);
   return { destinationId: row.id, destinationName: row.name, destinationKey: key, keepCopy: input.keepCopy };
 }
-
-export { uploadRenderOutput, DestinationUploadFailed } from "./upload";

@@ -12,9 +12,11 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { DeleteObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { config } from "../config";
+import { unseal } from "../crypto";
 import { invalidValue } from "../errors";
 import { addressRefusal, hostOf, isIpLiteral, isLocalhostName, type NetworkPolicy } from "../net/addresses";
 import { classifyS3Error, NOT_PUBLIC, type Classified } from "./classify";
+import type { StorageDestinationRow } from "./repository";
 
 /** What a client needs to reach a bucket; the secret in the clear, held only for the call. */
 export type Connection = {
@@ -25,6 +27,16 @@ export type Connection = {
   accessKeyId: string;
   secretAccessKey: string;
 };
+
+/** The sealing purpose of destination secrets: a key of their own, so no other sealed token opens as one. */
+export const SECRET_PURPOSE = "destination-secret";
+
+/** Exported for the worker: the connection of a saved destination, or a reason it has none. */
+export function connectionOf(r: StorageDestinationRow): Connection | undefined {
+  const plain = unseal(SECRET_PURPOSE, r.secretAccessKeySealed);
+  if (!plain) return undefined;
+  return { endpoint: r.endpoint, region: r.region, bucket: r.bucket, forcePathStyle: r.forcePathStyle, accessKeyId: r.accessKeyId, secretAccessKey: plain.toString("utf8") };
+}
 
 /** spec: Limits > Self-hosted settings: private addresses and http only when the self-hosted installation allows them. */
 export function privateNetworksAllowed(): boolean {

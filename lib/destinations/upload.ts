@@ -9,8 +9,9 @@ import type { RenderRow } from "../db/schema";
 import { RenderAborted } from "../render-engine/errors";
 import { classifyS3Error } from "./classify";
 import * as repo from "./repository";
-import { endpointRefusal, s3Client, type Connection } from "./s3";
-import { connectionOf, deletedMessage } from ".";
+import { connectionOf, endpointRefusal, s3Client, type Connection } from "./s3";
+
+export const deletedMessage = (name: string) => `The storage destination ${name} was deleted before the render could upload to it`;
 
 /**
  * An upload that failed. `transient` ones (timeouts, dropped connections, throttling, 5xx) are

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { config } from "../config";
-import { makePrivateDir, writePrivateFile, writePrivateFileAsync } from "./private";
+import { makePrivateDir, writePrivateFile, writePrivateFileAsync } from "../private-files";
 
 /**
  * The service's own file store (rendered files). Local disk under DATA_DIR/files by default, or an
@@ -44,7 +44,7 @@ class LocalStore implements FileStore {
       makePrivateDir(dir);
       this.folders.add(dir);
     }
-    // why: write then rename, so a reader never sees half a file. Created 0700/0600 (lib/files/private.ts).
+    // why: write then rename, so a reader never sees half a file. Created 0700/0600 (lib/private-files.ts).
     const tmp = `${p}.${process.pid}.${Date.now()}.tmp`;
     if (body.byteLength <= SMALL_FILE_BYTES) {
       writePrivateFile(tmp, body);

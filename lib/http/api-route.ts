@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import { requireScope, type Ctx, type Effect } from "../auth/context";
 import type { Scope } from "../auth/scopes";
-import { sessionCtx } from "../auth/session";
+import { sessionCtx } from "../sessions";
 import { AppError, forbidden, fromZodError, unauthorized } from "../errors";
 import { IdempotencyKey } from "../idempotency";
 import { authenticateKey } from "../keys";

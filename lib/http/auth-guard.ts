@@ -1,4 +1,4 @@
-import { assertSameOrigin } from "../auth/session";
+import { assertSameOrigin } from "../sessions";
 import { addressBucket, clientAddress } from "./client-address";
 import { countRequest } from "./rate-limit";
 import { beginRequest, errorAnswer } from "./steps";

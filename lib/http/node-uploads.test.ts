@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
-import { blobKey } from "@/lib/assets/refs";
+import { blobKey } from "@/lib/documents/asset-refs";
 import { systemCtx } from "@/lib/auth/context";
 import { db } from "@/lib/db/client";
 import { assetBlobs, assets } from "@/lib/db/schema";

@@ -51,15 +51,16 @@ export type PoolOptions = {
 };
 
 /**
- * The helper's entry (a plain .mjs that loads the TypeScript loader and ./jobs.ts). Found next to
- * this file when it runs from source (worker, tsx, vitest); in the web process Next.js bundles this
+ * The helper's entry (a plain .mjs that loads the TypeScript loader and jobs.ts, in lib/helper-process:
+ * the job table imports what the helpers run, so it stands above this pool and not beside it). Found
+ * from this file's folder when it runs from source (worker, tsx, vitest); in the web process Next.js bundles this
  * file, and its name is then the bundle's: the entry is found under the working directory, the
  * project root, as for the migrations (lib/db/migrate.ts).
  */
 function entryPath(): string {
   const candidates = [
-    typeof __filename === "string" && path.isAbsolute(__filename) ? path.join(path.dirname(__filename), "entry.mjs") : "",
-    path.join(process.cwd(), "lib", "offload", "entry.mjs"),
+    typeof __filename === "string" && path.isAbsolute(__filename) ? path.join(path.dirname(__filename), "..", "helper-process", "entry.mjs") : "",
+    path.join(process.cwd(), "lib", "helper-process", "entry.mjs"),
   ].filter(Boolean);
   const found = candidates.find((p) => fs.existsSync(p));
   if (!found) throw new Error(`The helper entry was not found (looked at ${candidates.join(", ")})`);

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { fromZodError } from "../errors";
 import { roles, type Role } from "../db/schema";
-import { Email as EmailAddress } from "../users/email";
+import { Email as EmailAddress } from "../email";
 
-/** The one email rule (lib/users/email.ts), kept in lower case as users' addresses are. */
+/** The one email rule (lib/email.ts), kept in lower case as users' addresses are. */
 export const Email = EmailAddress.transform((e) => e.toLowerCase());
 export const Password = z.string().min(8, "must be at least 8 characters").max(1024, "must be at most 1024 characters");
 export const PersonName = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");

@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assetUrl, blobKey, type AssetRef } from "@/lib/assets/refs";
+import { assetUrl, blobKey, type AssetRef } from "@/lib/documents/asset-refs";
 import { db } from "@/lib/db/client";
 import { newId } from "@/lib/db/ids";
 import { fileStore } from "@/lib/files/store";
-import { resolveSettings, type PageSettings } from "@/lib/renders/schemas";
+import { resolveSettings, type PageSettings } from "@/lib/documents/page-settings";
 import { insertRender } from "@/lib/renders/statements";
 import { uploadAsset } from "@/lib/testing/assets";
 import { createTestWorkspace } from "@/lib/testing/factories";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { Readable } from "node:stream";
-import type { AssetRef } from "../assets/refs";
+import type { AssetRef } from "../documents/asset-refs";
 import { assetClass, sniff, type AssetClass } from "../assets/sniff";
 import { fileStore } from "../files/store";
 import type { PageAssets } from "./browser";

@@ -1,6 +1,6 @@
 import { chromium, type Browser, type BrowserContext, type Page, type Route } from "playwright-core";
 import { config } from "../config";
-import { ASSET_ORIGIN } from "../assets/refs";
+import { ASSET_ORIGIN } from "../documents/asset-refs";
 import { log } from "../log";
 import { systemCoverage } from "./glyphs";
 import { browserUser, containedLaunch, containmentWarnings, describeContainment, requireSeparateUser, SANDBOX_OFF_MESSAGE, sandboxRequiredError, type Containment } from "./containment";
@@ -31,7 +31,7 @@ export type Slot = {
   loadedAssets?: Set<string>;
 };
 
-export { ASSET_ORIGIN } from "../assets/refs";
+export { ASSET_ORIGIN } from "../documents/asset-refs";
 
 /** Relaunch the browser after this many renders, to bound what a long-lived browser accumulates. */
 const RENDERS_PER_BROWSER = 2_000;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
 import { config, ConfigError } from "../config";
-import { findSystemUser, protectDataDir as protectPrivateDataDir } from "../files/private";
+import { findSystemUser, protectDataDir as protectPrivateDataDir } from "../private-files";
 
 /**
  * How the worker's browser is contained (docs/architecture.md, "Threat model"): it runs callers'
@@ -51,7 +51,7 @@ export function containedLaunch(user: SystemUser | undefined, sandbox: boolean):
   return { executablePath: LAUNCHER, env, chromiumSandbox: sandbox };
 }
 
-/** Keeps DATA_DIR (secret key, files, the embedded cluster) out of the browser user's reach (lib/files/private.ts). */
+/** Keeps DATA_DIR (secret key, files, the embedded cluster) out of the browser user's reach (lib/private-files.ts). */
 export function protectDataDir(dir = config().DATA_DIR) {
   protectPrivateDataDir(dir);
 }

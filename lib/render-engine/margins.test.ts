@@ -5,7 +5,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
-import { resolveSettings, type PageSettings } from "@/lib/renders/schemas";
+import { resolveSettings, type PageSettings } from "@/lib/documents/page-settings";
 import { png } from "@/lib/testing/images";
 import { pdfFonts, pdfImages, pdfInfo, pdfText, rawText } from "@/lib/testing/pdf";
 import { BrowserPool } from "./browser";

@@ -10,10 +10,10 @@
  * same number (pdf-stamp.ts).
  */
 import type { CDPSession } from "playwright-core";
-import { ASSET_ORIGIN } from "../assets/refs";
+import { ASSET_ORIGIN } from "../documents/asset-refs";
 import { config } from "../config";
 import { log } from "../log";
-import type { ResolvedSettings } from "../renders/schemas";
+import type { ResolvedSettings } from "../documents/page-settings";
 import type { Slot } from "./browser";
 import { RenderFailure } from "./errors";
 import type { LoadedAssets } from "./assets";

@@ -1,7 +1,7 @@
 import type { CDPSession } from "playwright-core";
-import { ASSET_ORIGIN, assetUrl } from "../assets/refs";
+import { ASSET_ORIGIN, assetUrl } from "../documents/asset-refs";
 import type { RenderWarningRecord } from "../db/schema";
-import type { WaitFor } from "../renders/page-settings";
+import type { WaitFor } from "../documents/page-settings";
 import { assetFailure, fileName, type LoadedAssets } from "./assets";
 import { assetName } from "./browser";
 import { RenderFailure } from "./errors";

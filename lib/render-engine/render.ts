@@ -1,8 +1,8 @@
 import type { CDPSession } from "playwright-core";
-import type { AssetRef } from "../assets/refs";
+import type { AssetRef } from "../documents/asset-refs";
 import { config } from "../config";
 import type { RenderFormat, RenderWarningRecord } from "../db/schema";
-import type { ResolvedSettings } from "../renders/schemas";
+import type { ResolvedSettings } from "../documents/page-settings";
 import { loadAssets, type LoadedAssets } from "./assets";
 import { BrowserPool, type Slot } from "./browser";
 import { RenderAborted, RenderFailure, TransientRenderError } from "./errors";

@@ -15,7 +15,8 @@ import { waitForRenderEnd, watchRenderEnd } from "./events";
 import * as repo from "./repository";
 import * as statements from "./statements";
 import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource } from "../templates/prepare";
-import type { CallerDocument, CreateRenderInput, Render, RenderListQuery } from "./schemas";
+import type { CallerDocument } from "../documents/caller-document";
+import type { CreateRenderInput, Render, RenderListQuery } from "./schemas";
 
 export { BatchItemInput, CreateRenderInput, RenderListQuery, type Render } from "./schemas";
 

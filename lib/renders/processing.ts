@@ -1,4 +1,4 @@
-import { AssetRefs } from "../assets/refs";
+import { AssetRefs } from "../documents/asset-refs";
 import { config } from "../config";
 import { db, withTx, type Tx } from "../db/client";
 import { DestinationUploadFailed, uploadRenderOutput } from "../destinations/upload";
@@ -17,7 +17,8 @@ import type { ClaimedRender } from "./row";
 import * as statements from "./statements";
 
 export { RENDER_QUEUED_CHANNEL } from "./notices";
-import { CallerDocument, resolveSettings } from "./schemas";
+import { CallerDocument } from "../documents/caller-document";
+import { resolveSettings } from "../documents/page-settings";
 
 /** A crashed or killed worker's render is tried again; at most this many attempts in all (spec: 2 retries). */
 export const MAX_ATTEMPTS = 3;

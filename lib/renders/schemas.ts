@@ -3,19 +3,8 @@ import { renderFormats, renderStates } from "../db/schema";
 import { PageQuery } from "../paging";
 import { RenderDestinationInput } from "../destinations/schemas";
 import { NodeDocument } from "../templates/schema";
-import { JsonObject, Locale, PageSettings } from "./page-settings";
-
-export { PageSettings, resolveSettings, type ResolvedSettings } from "./page-settings";
-
-/** Caller HTML (decisions.md: Renders > document). */
-export const CallerDocument = z.strictObject({
-  html: z.string().max(5_000_000),
-  assetIds: z.array(z.string().min(1).max(128)).max(100).optional(),
-  settings: PageSettings.optional(),
-  header: z.string().max(100_000).optional(),
-  footer: z.string().max(100_000).optional(),
-});
-export type CallerDocument = z.infer<typeof CallerDocument>;
+import { CallerDocument } from "../documents/caller-document";
+import { JsonObject, Locale } from "../documents/page-settings";
 
 /** "1-3,5": page numbers from 1, each range ascending. */
 export const PageRanges = z

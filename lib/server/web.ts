@@ -10,8 +10,8 @@ import { keepLength, sendFailure, sendWhole } from "../http/node";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
 import { serveUpload, UPLOAD_PREFIX } from "../http/node-uploads";
 import { beginRequest } from "../http/steps";
+import { createRenderRoute } from "../http/create-render";
 import { decodes, hasNul, nulInUrl, refusalAnswer, undecodablePath, unknownEndpoint } from "../http/refusals";
-import { POST as createRenderRoute } from "../../app/v1/renders/route";
 import { runDirect } from "./direct";
 import { loadEndpoints } from "./endpoints";
 import { boss, stopBoss } from "../jobs/boss";
@@ -63,7 +63,7 @@ async function main() {
     if (!pathname.startsWith("/v1/")) for (const [name, value] of Object.entries(CONSOLE_HEADERS)) res.setHeader(name, value);
     if (method === "GET" && pathname.startsWith(DOWNLOAD_PREFIX)) return void serveDownload(req, res, pathname);
     if ((method === "PUT" || method === "OPTIONS") && pathname.startsWith(UPLOAD_PREFIX)) return void serveUpload(req, res, pathname);
-    // The render hot path skips Next.js routing; same handler as app/v1/renders/route.ts.
+    // The render hot path skips Next.js routing; same handler as app/v1/renders/route.ts (lib/http/create-render.ts).
     if (method === "POST" && pathname === "/v1/renders") {
       return void runDirect(createRenderRoute, req, res, origin).catch((err) => sendFailure(beginRequest(req.headers["x-request-id"]), res, err));
     }

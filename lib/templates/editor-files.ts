@@ -3,7 +3,7 @@
  * folder and below (to tick into composition.stylesheets) and the ready images (for an image
  * component's assetId). Reads only; both need template:read, so content editors can pick.
  */
-import { blobKey } from "../assets/refs";
+import { blobKey } from "../documents/asset-refs";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import { notFound } from "../errors";

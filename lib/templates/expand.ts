@@ -5,7 +5,7 @@
  * attributes or CSS. The "render" limits of spec Limits > Components are enforced here, as the
  * expansion goes, so an oversized expansion stops early.
  */
-import { assetUrl } from "../assets/refs";
+import { assetUrl } from "../documents/asset-refs";
 import { AppError, invalidValue, limitExceeded } from "../errors";
 import { joinCss, toCss } from "./css";
 import { badValue, DataErrors, DataValueError, quote } from "./data-errors";

@@ -4,11 +4,11 @@
  * the request, so every error it finds (missing values, wrong types, limits, unusable files)
  * answers the request with 400 instead of becoming a failed render.
  */
-import type { AssetRef } from "../assets/refs";
+import type { AssetRef } from "../documents/asset-refs";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import { AppError, notFound } from "../errors";
-import type { CallerDocument } from "../renders/schemas";
+import type { CallerDocument } from "../documents/caller-document";
 import { expand } from "./expand";
 import { renderMarginTemplate } from "./margins";
 import * as repo from "./repository";

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { storageBytes } from "@/lib/assets";
-import { blobKey } from "@/lib/assets/refs";
+import { blobKey } from "@/lib/documents/asset-refs";
 import { systemCtx } from "@/lib/auth/context";
 import { db } from "@/lib/db/client";
 import { fileStore } from "@/lib/files/store";

@@ -6,7 +6,7 @@
  * change no published version (spec: Versioning 5).
  */
 import { z } from "zod";
-import { AssetRef, blobKey } from "../assets/refs";
+import { AssetRef, blobKey } from "../documents/asset-refs";
 import type { Executor } from "../db/client";
 import { AppError, limitExceeded, type ErrorDetail } from "../errors";
 import { loadStylesheets, sourceLimitExceeded, STYLESHEET_LIMITS, type AssetInfo } from "../workspace-files/stylesheets";

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { named } from "../json-schema";
-import { JsonObject, Locale, PageSettings } from "../renders/page-settings";
+import { JsonObject, Locale, PageSettings } from "../documents/page-settings";
 
 export { definitions } from "../json-schema";
 

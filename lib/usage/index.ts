@@ -1,40 +1,15 @@
-import { z } from "zod";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import { invalidValue, limitExceeded } from "../errors";
-import { PageQuery, type Page } from "../paging";
-import { decodeWorkspaceCursor, encodeWorkspaceCursor, requirePlatformAdmin } from "../workspaces";
+import { encodeIdCursor, type Page } from "../paging";
+import { decodeWorkspaceCursor, requirePlatformAdmin } from "../workspaces";
 import * as repo from "./repository";
+import type { PlatformUsageQuery, Usage, UsageCounters, UsageQuery, WorkspaceUsage } from "./schemas";
 
-/**
- * decisions.md: Usage and audit. The counters of a day, a range, or a workspace's range. Beyond the
- * shape fixed there: `testRenders` (ended test renders, any state) and `testPages` (pages of
- * succeeded test renders), which are also included in the other counters.
- */
-export type UsageCounters = {
-  rendersSucceeded: number;
-  rendersFailed: number;
-  rendersCancelled: number;
-  pages: number;
-  outputBytes: number;
-  testRenders: number;
-  testPages: number;
-};
-export type Usage = { from: string; to: string; totals: UsageCounters; days: ({ date: string } & UsageCounters)[] };
-export type WorkspaceUsage = { workspaceId: string; name: string; suspended: boolean } & UsageCounters;
+export { PlatformUsageQuery, UsageQuery, type Usage, type UsageCounters, type WorkspaceUsage } from "./schemas";
 
 const MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
-
-const IsoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), "is not a calendar date");
-
-export const UsageQuery = z.strictObject({ from: IsoDate.optional(), to: IsoDate.optional() });
-export type UsageQuery = z.infer<typeof UsageQuery>;
-export const PlatformUsageQuery = PageQuery.extend(UsageQuery.shape);
-export type PlatformUsageQuery = z.infer<typeof PlatformUsageQuery>;
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -93,7 +68,7 @@ export async function platformUsage(ctx: Ctx, query: PlatformUsageQuery): Promis
     ...counters(r),
   }));
   const page: Page<WorkspaceUsage> & { from: string; to: string } = { from, to, items };
-  if (rows.length > query.limit) page.nextCursor = encodeWorkspaceCursor(items[items.length - 1]!.workspaceId);
+  if (rows.length > query.limit) page.nextCursor = encodeIdCursor(items[items.length - 1]!.workspaceId);
   return page;
 }
 

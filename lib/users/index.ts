@@ -1,28 +1,16 @@
-import { z } from "zod";
 import { recordAudit } from "../audit";
 import type { Ctx } from "../auth/context";
 import { withTx, db } from "../db/client";
 import { newId } from "../db/ids";
-import { roles, type Role } from "../db/schema";
 import { conflict } from "../errors";
-import { Email } from "./email";
 import { hashPassword } from "./password";
 import { checkAccountPassword } from "./password-attempts";
 import * as repo from "./repository";
+import { CreateUserInput, type User } from "./schemas";
 
 export { findMembership, findSessionState, findUserById, firstWorkspaceOf, listMembershipsOf } from "./repository";
+export { CreateUserInput, type User } from "./schemas";
 export { checkAccountPassword, prunePasswordFailures, PASSWORD_FAILURES_PER_WINDOW, PASSWORD_FAILURE_WINDOW_MS } from "./password-attempts";
-
-export const CreateUserInput = z.strictObject({
-  email: Email,
-  password: z.string().min(8).max(1024),
-  name: z.string().max(200).optional(),
-  role: z.enum(roles),
-  platformAdmin: z.boolean().default(false),
-});
-export type CreateUserInput = z.input<typeof CreateUserInput>;
-
-export type User = { id: string; email: string; name?: string; platformAdmin: boolean; workspaceId: string; role: Role };
 
 /** Creates a person with a password and makes them a member of ctx's workspace with the given role. */
 export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User> {

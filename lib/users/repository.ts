@@ -66,7 +66,7 @@ export async function setPasswordHash(ex: Executor, userId: string, passwordHash
   await ex.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
-/** What a console session is checked against on every request (lib/auth/session.ts). */
+/** What a console session is checked against on every request (lib/sessions). */
 export async function findSessionState(ex: Executor, userId: string) {
   const [u] = await ex.select({ epoch: users.sessionEpoch, keptId: users.sessionKeptId }).from(users).where(eq(users.id, userId));
   return u;

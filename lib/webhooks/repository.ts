@@ -94,10 +94,6 @@ export function notifyDue(inserted: SQL) {
   return sql`select pg_notify(${WEBHOOK_DUE_CHANNEL}, '') from (select 1 from ${inserted} limit 1) any_inserted`;
 }
 
-export async function notifyDueNow(ex: Executor) {
-  await ex.execute(sql`select pg_notify(${WEBHOOK_DUE_CHANNEL}, '')`);
-}
-
 export type DueDelivery = { id: string; endpointId: string; attempts: number };
 
 /**

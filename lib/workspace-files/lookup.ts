@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Executor } from "../db/client";
-import { workspaceFiles, workspaceFolders, type WorkspaceFileRow } from "../db/schema";
+import type { WorkspaceFileRow } from "../db/schema";
 import { folderOf, joinPath, resolvePath } from "./paths";
+import * as repo from "./repository";
 
 type FolderNode = { id: string; parentId: string | null; name: string };
 
@@ -58,11 +58,7 @@ export class FolderTree {
 }
 
 export async function folderTree(ex: Executor, workspaceId: string): Promise<FolderTree> {
-  const rows = await ex
-    .select({ id: workspaceFolders.id, parentId: workspaceFolders.parentId, name: workspaceFolders.name })
-    .from(workspaceFolders)
-    .where(eq(workspaceFolders.workspaceId, workspaceId));
-  return new FolderTree(rows);
+  return new FolderTree(await repo.folderNodes(ex, workspaceId));
 }
 
 /** What a path resolved to: the file (or undefined when none is there) and its full path. */
@@ -83,19 +79,7 @@ export async function filesAtPaths(ex: Executor, workspaceId: string, tree: Fold
   const folderIds = [...new Set(wanted.filter((w) => w.folderId !== undefined && w.name).map((w) => w.folderId))];
   if (folderIds.length === 0) return wanted.map((w) => ({ path: joinPath(w.names), names: w.names }));
   const named = folderIds.filter((id): id is string => id !== null);
-  const rows = await ex
-    .select()
-    .from(workspaceFiles)
-    .where(
-      and(
-        eq(workspaceFiles.workspaceId, workspaceId),
-        named.length && folderIds.includes(null)
-          ? undefined // both the root and named folders: filter in memory below
-          : named.length
-            ? inArray(workspaceFiles.folderId, named)
-            : isNull(workspaceFiles.folderId),
-      ),
-    );
+  const rows = await repo.filesInFolders(ex, workspaceId, named, folderIds.includes(null));
   const byFolderAndName = new Map(rows.map((r) => [`${r.folderId ?? ""}/${r.name.toLowerCase()}`, r]));
   return wanted.map((w) => ({
     path: joinPath(w.names),

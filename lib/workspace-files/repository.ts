@@ -1,6 +1,7 @@
-import { and, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, ne, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Executor } from "../db/client";
+import type { NameCursor } from "../paging";
 import { apiKeys, assets, templates, users, workspaceFiles, workspaceFolders, type WorkspaceFileRow, type WorkspaceFolderRow } from "../db/schema";
 
 /**
@@ -14,7 +15,6 @@ export async function lockWorkspaceFiles(ex: Executor, workspaceId: string) {
 }
 
 /** A position in a list ordered by name ignoring case: the last name (lower-cased) and id seen. */
-export type NameCursor = { key: string; id: string };
 
 /** `coalesce(parent, '') = …`: the form the unique name indexes are built on, so lists use them. */
 const inParent = (col: PgColumn, parentId: string | null) => sql`coalesce(${col}, '') = ${parentId ?? ""}`;
@@ -231,14 +231,6 @@ export function readyAssets(ex: Executor, workspaceId: string, limit: number) {
     .limit(limit);
 }
 
-/** The files that name an asset (deleting the asset is refused while one does). */
-export function filesOfAsset(ex: Executor, workspaceId: string, assetId: string) {
-  return ex
-    .select({ id: workspaceFiles.id, name: workspaceFiles.name, folderId: workspaceFiles.folderId })
-    .from(workspaceFiles)
-    .where(and(eq(workspaceFiles.workspaceId, workspaceId), eq(workspaceFiles.assetId, assetId)));
-}
-
 /** Templates whose draft names stylesheets: id, name, folder and the paths as written. */
 export function templatesWithStylesheets(ex: Executor, workspaceId: string) {
   const sheets = sql`${templates.draft} -> 'composition' -> 'stylesheets'`;
@@ -284,4 +276,29 @@ export async function editorNames(ex: Executor, workspaceId: string, who: { type
     return k ? { name: k.name } : {};
   }
   return {};
+}
+
+/** Every folder of a workspace, as the nodes of its tree (lib/workspace-files/lookup.ts). */
+export function folderNodes(ex: Executor, workspaceId: string) {
+  return ex
+    .select({ id: workspaceFolders.id, parentId: workspaceFolders.parentId, name: workspaceFolders.name })
+    .from(workspaceFolders)
+    .where(eq(workspaceFolders.workspaceId, workspaceId));
+}
+
+/** The files in these folders (IDs) and, with `withRoot`, at the root; both at once reads the whole workspace, the caller filters. */
+export function filesInFolders(ex: Executor, workspaceId: string, named: string[], withRoot: boolean): Promise<WorkspaceFileRow[]> {
+  return ex
+    .select()
+    .from(workspaceFiles)
+    .where(
+      and(
+        eq(workspaceFiles.workspaceId, workspaceId),
+        named.length && withRoot
+          ? undefined // both the root and named folders: the caller filters in memory
+          : named.length
+            ? inArray(workspaceFiles.folderId, named)
+            : isNull(workspaceFiles.folderId),
+      ),
+    );
 }

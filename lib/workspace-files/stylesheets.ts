@@ -9,7 +9,7 @@
  * Every file that cannot be used is reported at once: 400 ASSET_INVALID with one `details[]`
  * entry per problem, its `path` the stylesheet of the composition it was reached from.
  */
-import { assetUrl, blobKey, type AssetRef } from "../assets/refs";
+import { assetUrl, blobKey, type AssetRef } from "../documents/asset-refs";
 import type { Executor } from "../db/client";
 import type { WorkspaceFileRow } from "../db/schema";
 import { AppError, limitExceeded, type ErrorDetail } from "../errors";

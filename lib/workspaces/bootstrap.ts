@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
 import { recordAudit } from "../audit";
 import { systemCtx } from "../auth/context";
 import { config } from "../config";
@@ -10,8 +9,6 @@ import { hashPassword } from "../users/password";
 import * as userRepo from "../users/repository";
 import * as repo from "./repository";
 import { toWorkspace, type Workspace } from ".";
-
-const BOOTSTRAP_LOCK = 7_046_312;
 
 export type BootstrapResult = {
   workspace: Workspace;
@@ -32,7 +29,7 @@ export async function bootstrap(): Promise<BootstrapResult> {
   const passwordHash = await hashPassword(cfg.ADMIN_PASSWORD ?? generated!);
   const result = await withTx(async (tx): Promise<BootstrapResult> => {
     // why: two processes starting together on an empty database must create one Default, not two.
-    await tx.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
+    await repo.lockBootstrap(tx);
     const [first] = await repo.listWorkspaces(tx);
     if (first) return { workspace: toWorkspace(first), created: false };
     const w = await repo.insertWorkspace(tx, { id: newId("ws"), name: "Default" });

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { recordAudit } from "../audit";
 import { requireScope, systemCtx, type Ctx } from "../auth/context";
 import { db, withTx } from "../db/client";
@@ -6,11 +5,20 @@ import { newId } from "../db/ids";
 import type { WorkspaceRow } from "../db/schema";
 import { storageBytes } from "../assets";
 import { config } from "../config";
-import { forbidden, invalidValue, notFound } from "../errors";
-import { PageQuery, type Page } from "../paging";
+import { forbidden, notFound } from "../errors";
+import { decodeIdCursor, encodeIdCursor, type Page } from "../paging";
 import * as repo from "./repository";
+import { LimitsInput, PlatformWorkspaceInput, WorkspaceName, type PlatformWorkspace, type PlatformWorkspacesQuery, type RenderLimits, type Workspace } from "./schemas";
 
-export type Workspace = { id: string; name: string; suspended: boolean; createdAt: string };
+export {
+  LimitsInput,
+  PlatformWorkspaceInput,
+  PlatformWorkspacesQuery,
+  WorkspaceName,
+  type PlatformWorkspace,
+  type RenderLimits,
+  type Workspace,
+} from "./schemas";
 
 export const toWorkspace = (w: WorkspaceRow): Workspace => ({
   id: w.id,
@@ -18,23 +26,6 @@ export const toWorkspace = (w: WorkspaceRow): Workspace => ({
   suspended: w.suspended,
   createdAt: w.createdAt.toISOString(),
 });
-
-/** spec: Resources > Render limits record. Counters read 0 until the capabilities that count them exist. */
-export type RenderLimits = {
-  maxActiveRenders: number;
-  rendersPerMinute: number;
-  documentsPerMonth: number | null;
-  maxStorageBytes: number | null;
-  testRendersPerDay: number | null;
-  documentsThisMonth: number;
-  storageBytes: number;
-  testRendersToday: number;
-  templateConversionsPerMonth: number | null;
-  templateConversionsThisMonth: number;
-  suspended: boolean;
-};
-
-export const WorkspaceName = z.string().trim().min(1).max(120);
 
 /** Creates a workspace with the default allowances (spec: Limits > Render allowances). */
 export async function createWorkspace(job: string, name: string): Promise<Workspace> {
@@ -81,26 +72,6 @@ export async function setSuspended(ctx: Ctx, suspended: boolean): Promise<Worksp
     return toWorkspace(updated);
   });
 }
-
-/**
- * A whole-number allowance from `min` to `max`. Every way a value can miss (not a number, not
- * whole, out of range) gets the one message naming the bounds: the API's details[] and the
- * platform page's field both show it, so people read the rule rather than zod's wording.
- */
-function allowance(min: number, max: number, unit = "") {
-  const error = `must be a whole number${unit} from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}`;
-  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-}
-
-export const LimitsInput = z.strictObject({
-  maxActiveRenders: allowance(1, 100_000).optional(),
-  rendersPerMinute: allowance(1, 1_000_000).optional(),
-  documentsPerMonth: allowance(0, 1_000_000_000).nullable().optional(),
-  maxStorageBytes: allowance(0, Number.MAX_SAFE_INTEGER, " of bytes").nullable().optional(),
-  testRendersPerDay: allowance(0, 1_000_000_000).nullable().optional(),
-  templateConversionsPerMonth: allowance(0, 1_000_000_000).nullable().optional(),
-});
-export type LimitsInput = z.infer<typeof LimitsInput>;
 
 /** Changes allowances (platform administrators only); applies to the next request; audited with old and new values. */
 export async function setLimits(ctx: Ctx, input: LimitsInput): Promise<RenderLimits> {
@@ -177,19 +148,8 @@ export function requirePlatformAdmin(ctx: Ctx) {
   throw forbidden("Only platform administrators, signed in to the console, can do this");
 }
 
-export const encodeWorkspaceCursor = (id: string) => Buffer.from(id).toString("base64url");
-export function decodeWorkspaceCursor(cursor: string | undefined): string | undefined {
-  if (cursor === undefined) return undefined;
-  const id = Buffer.from(cursor, "base64url").toString("utf8");
-  if (!/^ws_[A-Za-z0-9]{1,64}$/.test(id)) throw invalidValue("query.cursor", "is not a cursor this list returned");
-  return id;
-}
-
-/** A workspace as platform administrators see it: its record and its render limits. */
-export type PlatformWorkspace = Workspace & { plan: string | null; limits: RenderLimits };
-
-export const PlatformWorkspacesQuery = PageQuery.extend({ q: z.string().trim().min(1).max(120).optional() });
-export type PlatformWorkspacesQuery = z.infer<typeof PlatformWorkspacesQuery>;
+/** A page of workspaces by ID starts after this one (lib/paging.ts's ID cursor, of workspace IDs only). */
+export const decodeWorkspaceCursor = (cursor: string | undefined) => decodeIdCursor(cursor, /^ws_[A-Za-z0-9]{1,64}$/);
 
 /**
  * GET /v1/platform/workspaces (platform administrators): a page of every workspace, by id, with its
@@ -200,15 +160,9 @@ export async function listPlatformWorkspaces(ctx: Ctx, query: PlatformWorkspaces
   const rows = await repo.pageWorkspaces(db(), query.limit, decodeWorkspaceCursor(query.cursor), query.q);
   const items = await Promise.all(rows.slice(0, query.limit).map(async (w) => ({ ...toWorkspace(w), plan: w.plan, limits: await getRenderLimits(w.id) })));
   const page: Page<PlatformWorkspace> = { items };
-  if (rows.length > query.limit) page.nextCursor = encodeWorkspaceCursor(items[items.length - 1]!.id);
+  if (rows.length > query.limit) page.nextCursor = encodeIdCursor(items[items.length - 1]!.id);
   return page;
 }
-
-export const PlatformWorkspaceInput = LimitsInput.extend({
-  suspended: z.boolean().optional(),
-  plan: z.enum(["free", "starter", "pro", "business"]).nullable().optional(),
-});
-export type PlatformWorkspaceInput = z.infer<typeof PlatformWorkspaceInput>;
 
 /**
  * PATCH /v1/platform/workspaces/{id} (platform administrators): allowances, plan and suspended,

@@ -3,6 +3,13 @@ import type { Executor } from "../db/client";
 import { likeContains } from "../db/like";
 import { workspaces, type WorkspaceRow } from "../db/schema";
 
+const BOOTSTRAP_LOCK = 7_046_312;
+
+/** The first start's lock (lib/workspaces/bootstrap.ts), held to the end of the transaction. */
+export async function lockBootstrap(ex: Executor) {
+  await ex.execute(sql`select pg_advisory_xact_lock(${BOOTSTRAP_LOCK})`);
+}
+
 export async function insertWorkspace(ex: Executor, row: typeof workspaces.$inferInsert) {
   const [w] = await ex.insert(workspaces).values(row).returning();
   return w!;

@@ -1,4 +1,4 @@
-import { runMaintenance } from "@/lib/jobs/maintenance";
+import { runMaintenance } from "@/lib/maintenance";
 
 export async function handleMaintenance() {
   await runMaintenance();

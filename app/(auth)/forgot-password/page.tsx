@@ -2,6 +2,7 @@ import Link from "next/link";
 import { ForgotPasswordForm } from "@/components/people/forgot-password-form";
 import { AuthCard } from "@/components/people/auth-card";
 import { mailConfigured } from "@/lib/people";
+import { requestPasswordResetAction } from "../account-actions";
 
 export const metadata = { title: "Forgot password" };
 export const dynamic = "force-dynamic";
@@ -19,7 +20,7 @@ export default function ForgotPasswordPage() {
   }
   return (
     <AuthCard title="Reset your password" description="Enter the email of your account. We send you a link to choose a new password; it works once, for one hour.">
-      <ForgotPasswordForm />
+      <ForgotPasswordForm requestReset={requestPasswordResetAction} />
     </AuthCard>
   );
 }

@@ -3,6 +3,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { consoleAction } from "@/lib/console";
 import * as destinations from "@/lib/destinations";
+import { deleteDestination } from "@/lib/renders/destinations";
 
 const Id = z.string().min(1).max(128);
 
@@ -20,7 +21,7 @@ export const updateDestinationAction = consoleAction(z.strictObject({ id: Id, ch
 });
 
 export const deleteDestinationAction = consoleAction(z.strictObject({ id: Id }), async (ctx, { id }) => {
-  const deleted = await destinations.deleteDestination(ctx, id);
+  const deleted = await deleteDestination(ctx, id);
   revalidatePath("/destinations");
   return deleted;
 });

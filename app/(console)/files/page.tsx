@@ -11,6 +11,7 @@ import { can, requireConsole, roleLabels } from "@/lib/console";
 import { isAppError } from "@/lib/errors";
 import * as templates from "@/lib/templates";
 import * as files from "@/lib/workspace-files";
+import { addAssetFileAction, createFolderAction, createStylesheetAction, deleteItemAction, moveItemAction, renameItemAction } from "./actions";
 
 export const metadata = { title: "Files" };
 
@@ -66,7 +67,19 @@ export default async function FilesPage({ searchParams }: { searchParams: Promis
       <PageHeader
         title="Files"
         description="Stylesheets and uploaded files for your templates, in folders. A template names its stylesheets by path from its own folder."
-        actions={canWrite ? <FileActions folderId={folderId} folderPath={here} assets={assets} canUseAssets={canUseAssets} /> : undefined}
+        actions={
+          canWrite ? (
+            <FileActions
+              folderId={folderId}
+              folderPath={here}
+              assets={assets}
+              canUseAssets={canUseAssets}
+              createFolder={createFolderAction}
+              createStylesheet={createStylesheetAction}
+              addAssetFile={addAssetFileAction}
+            />
+          ) : undefined
+        }
       />
       <FolderBreadcrumbs trail={trail} />
       {!canWrite && (
@@ -93,7 +106,7 @@ export default async function FilesPage({ searchParams }: { searchParams: Promis
         />
       ) : (
         <>
-          <FolderListing label={folderName ? `Contents of ${here}` : "Files at the top level"} rows={rows} canWrite={canWrite} folders={allFolders} />
+          <FolderListing label={folderName ? `Contents of ${here}` : "Files at the top level"} rows={rows} canWrite={canWrite} folders={allFolders} verbs={{ rename: renameItemAction, move: moveItemAction, remove: deleteItemAction }} />
           <Pager basePath="/files" searchParams={params} nextCursor={page.nextCursor} />
         </>
       )}

@@ -13,6 +13,7 @@ import { AppError, fromZodError } from "@/lib/errors";
 import { UsageQuery, usageOfWorkspaces } from "@/lib/usage";
 import { warnedWorkers } from "@/lib/workers";
 import { listPlatformWorkspaces, PlatformWorkspacesQuery } from "@/lib/workspaces";
+import { updatePlatformWorkspaceAction } from "./actions";
 
 export const metadata: Metadata = { title: "Platform" };
 
@@ -113,7 +114,7 @@ export default async function PlatformPage({ searchParams }: { searchParams: Pro
           <p className="mb-3 text-sm text-gray-600">
             Usage from {range!.from} to {range!.to} (UTC, both included). A render counts on the day it ends.
           </p>
-          <WorkspacesTable rows={rows} />
+          <WorkspacesTable rows={rows} update={updatePlatformWorkspaceAction} />
           <Pager basePath="/platform" searchParams={params} nextCursor={nextCursor} />
         </>
       )}

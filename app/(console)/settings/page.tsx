@@ -1,8 +1,10 @@
 import { ChangePasswordForm, LeaveWorkspace, ProfileForm, SignOutEverywhere, WorkspaceNameForm } from "@/components/people/settings-forms";
 import { PageHeader } from "@/components/ui/page-header";
-import { sessionLifetimeMs } from "@/lib/auth/session";
+import { sessionLifetimeMs } from "@/lib/sessions";
 import { can, requireConsole, requireSectionOrRefuse } from "@/lib/console";
 import * as people from "@/lib/people";
+import { leaveWorkspaceAction } from "../people/actions";
+import { changePasswordAction, renameWorkspaceAction, signOutEverywhereAction, updateProfileAction } from "./actions";
 
 export const metadata = { title: "Settings" };
 
@@ -31,19 +33,19 @@ export default async function SettingsPage() {
     <>
       <PageHeader title="Settings" description={`Your account, and the workspace ${s.workspace.name}.`} />
       <Section id="workspace-heading" title="Workspace" text={canRename ? "The name everyone in the workspace sees." : "Owners and admins change the workspace's name."}>
-        <WorkspaceNameForm name={s.workspace.name} canRename={canRename} />
+        <WorkspaceNameForm name={s.workspace.name} canRename={canRename} rename={renameWorkspaceAction} />
       </Section>
       <Section id="profile-heading" title="Your profile" text="Your name as the people of your workspaces see it.">
-        <ProfileForm name={profile.name ?? ""} email={profile.email} />
+        <ProfileForm name={profile.name ?? ""} email={profile.email} update={updateProfileAction} />
       </Section>
       <Section id="password-heading" title="Password" text="Changing it signs you out of every other browser and device; this one stays signed in.">
-        <ChangePasswordForm email={profile.email} />
+        <ChangePasswordForm email={profile.email} change={changePasswordAction} />
       </Section>
       <Section id="sessions-heading" title="Sessions" text={`A sign-in lasts ${sessionHours} hours. Signed in somewhere you no longer use, or lost a device? End every session at once.`}>
-        <SignOutEverywhere />
+        <SignOutEverywhere signOut={signOutEverywhereAction} />
       </Section>
       <Section id="leave-heading" title="Leave workspace" text="You lose access to this workspace; your account and other workspaces stay.">
-        <LeaveWorkspace workspaceName={s.workspace.name} />
+        <LeaveWorkspace workspaceName={s.workspace.name} leave={leaveWorkspaceAction} />
       </Section>
     </>
   );

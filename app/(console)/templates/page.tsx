@@ -1,7 +1,7 @@
 import { FileText, Search } from "lucide-react";
 import Link from "next/link";
 import { CreateTemplateDialog } from "@/components/templates/create-template-dialog";
-import { editorLabel, formatWhen } from "@/components/templates/format";
+import { editorLabel, formatWhen } from "@/components/editor/format";
 import { TemplateRowActions } from "@/components/templates/template-row-actions";
 import { Badge } from "@/components/ui/badge";
 import { buttonClasses } from "@/components/ui/button";
@@ -13,6 +13,7 @@ import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { can, requireConsole } from "@/lib/console";
 import { isAppError } from "@/lib/errors";
 import * as templates from "@/lib/templates";
+import { createTemplateAction, deleteTemplateAction, renameTemplateAction } from "./actions";
 
 export const metadata = { title: "Templates" };
 
@@ -38,7 +39,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
       <PageHeader
         title="Templates"
         description="Component templates: a layout as JSON, bound to the data of each render."
-        actions={canWrite ? <CreateTemplateDialog /> : undefined}
+        actions={canWrite ? <CreateTemplateDialog create={createTemplateAction} /> : undefined}
       />
       <SearchForm action="/templates" label="Search templates by name" defaultValue={q} className="mb-4" />
       {failure !== undefined ? (
@@ -56,7 +57,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
             icon={FileText}
             title="No templates yet"
             text={canWrite ? "Create a template, lay it out in the editor and render it with your data through the API." : "Nobody has made a template in this workspace yet."}
-            action={canWrite ? <CreateTemplateDialog /> : undefined}
+            action={canWrite ? <CreateTemplateDialog create={createTemplateAction} /> : undefined}
           />
         )
       ) : (
@@ -97,7 +98,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
                   <TCell>{t.publishedVersion ? <Badge tone="success">Version {t.publishedVersion}</Badge> : <Badge>Draft only</Badge>}</TCell>
                   {canWrite && (
                     <TCell className="w-12 text-right">
-                      <TemplateRowActions id={t.id} name={t.name} />
+                      <TemplateRowActions id={t.id} name={t.name} rename={renameTemplateAction} remove={deleteTemplateAction} />
                     </TCell>
                   )}
                 </TRow>

@@ -14,7 +14,7 @@ export const users = pgTable(
     platformAdmin: boolean("platform_admin").notNull().default(false),
     /**
      * Stamped into each console session at sign-in; a session whose epoch differs has ended. Raised
-     * by a password change or reset and by "sign out everywhere" (lib/auth/session.ts).
+     * by a password change or reset and by "sign out everywhere" (lib/sessions).
      */
     sessionEpoch: integer("session_epoch").notNull().default(0),
     /** The one session (its `sid`) that outlives the last raise of session_epoch: the one that changed the password. */

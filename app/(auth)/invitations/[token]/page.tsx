@@ -5,6 +5,7 @@ import { roleNames } from "@/components/people/roles";
 import { buttonClasses } from "@/components/ui/button";
 import { isAppError } from "@/lib/errors";
 import * as people from "@/lib/people";
+import { acceptInvitationAction } from "../../account-actions";
 
 export const metadata = { title: "Invitation" };
 export const dynamic = "force-dynamic";
@@ -51,7 +52,7 @@ export default async function InvitationPage({ params }: Props) {
             </>
           }
         >
-          <AcceptInvitationForm token={token} email={inv.email} hasAccount={inv.hasAccount} />
+          <AcceptInvitationForm token={token} email={inv.email} hasAccount={inv.hasAccount} accept={acceptInvitationAction} />
         </AuthCard>
       );
   }

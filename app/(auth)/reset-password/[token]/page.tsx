@@ -2,6 +2,7 @@ import Link from "next/link";
 import { AuthCard } from "@/components/people/auth-card";
 import { ResetPasswordForm } from "@/components/people/reset-password-form";
 import * as people from "@/lib/people";
+import { resetPasswordAction } from "../../account-actions";
 
 export const metadata = { title: "Choose a new password" };
 export const dynamic = "force-dynamic";
@@ -34,7 +35,7 @@ export default async function ResetPasswordPage({ params }: Props) {
   }
   return (
     <AuthCard title="Choose a new password" description={`For ${r.email}. After this, the link no longer works.`}>
-      <ResetPasswordForm token={token} email={r.email!} />
+      <ResetPasswordForm token={token} email={r.email!} reset={resetPasswordAction} />
     </AuthCard>
   );
 }

@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { authOptions, checkingSession } from "@/lib/auth/session";
+import { authOptions, checkingSession } from "@/lib/sessions";
 import { refuseAuthPost } from "@/lib/http/auth-guard";
 import { beginRequest, errorAnswer } from "@/lib/http/steps";
 

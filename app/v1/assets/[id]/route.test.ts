@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { storageBytes } from "@/lib/assets";
-import { blobKey } from "@/lib/assets/refs";
+import { blobKey } from "@/lib/documents/asset-refs";
 import { registerAsset as registerVerb } from "@/lib/assets";
 import { systemCtx } from "@/lib/auth/context";
 import { db } from "@/lib/db/client";

@@ -1,6 +1,6 @@
 import { apiRoute, MiB } from "@/lib/http";
 import { answerResponse } from "@/lib/http/file-response";
-import { renderReport, ReportRenderInput } from "@/lib/templates/reports";
+import { renderReport, ReportRenderInput } from "@/lib/reports";
 
 // spec: Limits > Request bodies: POST /v1/reports/render takes up to 10 MiB.
 export const POST = apiRoute(

@@ -1,5 +1,6 @@
 import * as destinations from "@/lib/destinations";
 import { apiRoute } from "@/lib/http";
+import { deleteDestination } from "@/lib/renders/destinations";
 
 export const GET = apiRoute({ auth: "apiKeyOrSession", scope: "destination:manage" }, ({ ctx, params }) => destinations.getDestination(ctx, params.id!));
 
@@ -7,4 +8,4 @@ export const PATCH = apiRoute({ auth: "apiKeyOrSession", scope: "destination:man
   destinations.updateDestination(ctx, params.id!, body),
 );
 
-export const DELETE = apiRoute({ auth: "apiKeyOrSession", scope: "destination:manage" }, ({ ctx, params }) => destinations.deleteDestination(ctx, params.id!));
+export const DELETE = apiRoute({ auth: "apiKeyOrSession", scope: "destination:manage" }, ({ ctx, params }) => deleteDestination(ctx, params.id!));

@@ -9,7 +9,7 @@ import { signIn } from "../testing/factories";
 import { api } from "../testing/http";
 import { peopleWorkspace, type TestPerson } from "../testing/people";
 import { callAction } from "../testing/server-actions";
-import { authOptions, sessionLifetimeMs } from "./session";
+import { authOptions, sessionLifetimeMs } from ".";
 
 // docs/api.md, Console sign-in: a session ends 12 hours after sign-in however often it is used,
 // and at once (on its next request, on every web node) when the person's password changes or is

@@ -10,10 +10,10 @@ import { db, withTx } from "../db/client";
 import type { Role } from "../db/schema";
 import { AppError } from "../errors";
 import { log } from "../log";
-import * as people from "../people/repository";
-import { Email } from "./email";
-import { hashPassword } from "./password";
-import * as repo from "./repository";
+import { Email } from "../email";
+import { hashPassword } from "../users/password";
+import * as repo from "../users/repository";
+import * as people from "./repository";
 
 export type UserListing = {
   id: string;

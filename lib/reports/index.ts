@@ -12,12 +12,12 @@ import { AppError, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { requestHash } from "../idempotency";
 import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
-import { JsonObject as Data, Locale } from "../renders/page-settings";
+import { JsonObject as Data, Locale } from "../documents/page-settings";
 import { ImageOptions } from "../renders/schemas";
-import { parseContent } from ".";
-import { fromDraft, prepareTemplate, versionResources, type PreparedSource } from "./prepare";
-import * as repo from "./repository";
-import { ComponentContent } from "./schema";
+import { parseContent } from "../templates";
+import { fromDraft, prepareTemplate, versionResources, type PreparedSource } from "../templates/prepare";
+import * as repo from "../templates/repository";
+import { ComponentContent } from "../templates/schema";
 
 
 export const ReportRenderInput = z.strictObject({

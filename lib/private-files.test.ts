@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { blobKey } from "../assets/refs";
-import { uploadAsset } from "../testing/assets";
-import { createTestWorkspace } from "../testing/factories";
+import { blobKey } from "./documents/asset-refs";
+import { uploadAsset } from "./testing/assets";
+import { createTestWorkspace } from "./testing/factories";
 
 // docs/architecture.md, Threat model: what Folio creates under DATA_DIR is 0700/0600, whichever
 // process creates it (here the web server stores an upload in a DATA_DIR it was handed fresh).
@@ -36,7 +36,7 @@ describe("DATA_DIR's local file store", () => {
     for (const d of dirs) expect(`${d} ${mode(d).toString(8)}`).toBe(`${d} 700`);
     for (const f of files) expect(`${f} ${mode(f).toString(8)}`).toBe(`${f} 600`);
     expect(mode(path.join(dataDir, "secret-key"))).toBe(0o600);
-    // 0700, or 0710 for the postgres group when the servers run as root (lib/files/private.ts).
+    // 0700, or 0710 for the postgres group when the servers run as root (lib/private-files.ts).
     expect(mode(dataDir) & 0o067).toBe(0);
   });
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makePrivateDir, protectDataDir, writePrivateFile, writePrivateFileAsync } from "./private";
+import { makePrivateDir, protectDataDir, writePrivateFile, writePrivateFileAsync } from "./private-files";
 
 // What Folio creates under DATA_DIR is its own user's only, whatever umask the process runs with
 // (a service manager may start it with 0, which would make every default-mode folder 0777).

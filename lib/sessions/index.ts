@@ -12,8 +12,8 @@ import { deriveKey } from "../crypto";
 import { forbidden, isAppError, unauthorized } from "../errors";
 import { log } from "../log";
 import { findMembership, findSessionState, firstWorkspaceOf, verifyCredentials } from "../users";
-import { refuseWhileSuspended, type Ctx, type Effect } from "./context";
-import { roleScopes } from "./scopes";
+import { refuseWhileSuspended, type Ctx, type Effect } from "../auth/context";
+import { roleScopes } from "../auth/scopes";
 
 declare module "next-auth" {
   interface Session {

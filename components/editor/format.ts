@@ -1,4 +1,4 @@
-// Pure helpers the template pages share (server and client).
+// Pure helpers the editors share (server and client): when and by whom a draft was saved.
 
 /** "24 Nov 2026, 10:01 UTC": one fixed zone, so server and browser print the same text. */
 export function formatWhen(iso: string): string {
