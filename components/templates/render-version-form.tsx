@@ -75,7 +75,7 @@ export function RenderVersionForm({
   return (
     <form onSubmit={(e) => void submit(e)} className="space-y-4" aria-label={`Render version ${version.version}`} noValidate>
       <p className="text-sm text-gray-700">
-        A real render of version {version.version}, made as <code className="font-mono text-xs break-all">POST /v1/renders</code> makes it: it appears in Renders and counts like a render
+        A real render of version {version.version}, made as <code className="font-mono text-xs whitespace-nowrap">POST /v1/renders</code> makes it: it appears in Renders and counts like a render
         by the API.
       </p>
       {failure && (

@@ -103,16 +103,10 @@ export function VersionHistory({
               {versions.map((v) => (
                 <li key={v.id} aria-label={`Version ${v.version}`} className="space-y-2 px-3 py-3 text-sm">
                   <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
-                    <div className="min-w-0">
+                    <div className="min-w-0 flex-1">
                       <span className="font-medium text-gray-900">Version {v.version}</span>
                       <span className="block text-xs text-gray-600">
                         From revision {v.revision} · {formatWhen(v.createdAt)}
-                      </span>
-                      <span className="mt-1 flex flex-wrap items-center gap-2">
-                        <code data-testid="version-id" className="font-mono text-xs break-all text-gray-900">
-                          {v.id}
-                        </code>
-                        <CopyButton text={v.id} label="Copy id" variant="ghost" />
                       </span>
                     </div>
                     <div className="flex shrink-0 flex-wrap gap-2">
@@ -125,6 +119,13 @@ export function VersionHistory({
                         Open
                       </Button>
                     </div>
+                  </div>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="text-xs text-gray-600">Version id</span>
+                    <code data-testid="version-id" className="font-mono text-xs break-all text-gray-900">
+                      {v.id}
+                    </code>
+                    <CopyButton text={v.id} label="Copy id" variant="ghost" />
                   </div>
                   <details className="rounded-md border border-gray-200 bg-gray-50">
                     <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium text-gray-900">Ready request (curl)</summary>
