@@ -1,7 +1,8 @@
 import type { Browser, Page } from "@playwright/test";
 import { systemCtx } from "../lib/auth/context";
+import { createKeyAsSystem } from "../lib/keys";
 import * as templates from "../lib/templates";
-import { checkA11y, createPerson, expect, screenshots, signIn, test, type Person } from "./fixtures";
+import { baseURL, checkA11y, createPerson, expect, screenshots, signIn, test, type Person } from "./fixtures";
 
 /**
  * Templates in the console: the list (create, search, rename, delete) and the editor (tabs, live
@@ -100,6 +101,74 @@ test("a member creates a template, edits it with a live preview and validation, 
   await expect(row).toContainText("Version 1");
   await expect(row).toContainText(`by ${member.name}`);
   await screenshots(page, "templates");
+});
+
+test("a member publishes, copies the version's id and ready request, renders with it through the API, and makes a real render from the console", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const member = await createPerson({ role: "member" });
+  const composition = { root: { type: "container", style: { fontSize: 24 }, children: [{ type: "text", text: "Dear" }, { type: "text", text: { path: ["name"] } }] } };
+  const t = await templates.createTemplate(systemCtx(member.workspaceId, "e2e"), {
+    name: "Letter with a rather long name for the version list",
+    content: { composition, settings: { margins: { topMm: 12, bottomMm: 15 }, locale: "en-US" } },
+  });
+  await signIn(page, member.email, member.password, "/templates");
+  // The sample data lives in this browser (the editor's Sample data tab); set as that tab would keep it.
+  await page.evaluate(({ key, data }) => window.localStorage.setItem(key, data), { key: `folio:sample-data:${t.id}`, data: JSON.stringify({ name: "Ada O'Neill" }) });
+  await page.goto(`/templates/${t.id}`);
+  await expect(firstPage(page)).toBeVisible({ timeout: 30_000 });
+
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Published version 1").first()).toBeVisible();
+  await expect(page.getByText(/Its id is tv_/).first()).toBeVisible();
+
+  // The version list shows the id, to copy, and a ready request with the sample data.
+  await page.getByRole("button", { name: "Versions" }).click();
+  const item = page.getByRole("listitem", { name: "Version 1" });
+  const versionId = (await item.getByTestId("version-id").textContent())!.trim();
+  expect(versionId).toMatch(/^tv_/);
+  await item.getByRole("button", { name: "Copy id" }).click();
+  await expect(item.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(versionId);
+  await item.getByText("Ready request (curl)").click();
+  await item.getByRole("button", { name: "Copy request" }).click();
+  const command = await page.evaluate(() => navigator.clipboard.readText());
+  expect(command).toContain("/v1/renders");
+  expect(command).toContain('x-api-key: $FOLIO_API_KEY');
+  await checkA11y(page);
+  await screenshots(page, "template-versions");
+
+  // The copied request works with a "Render only" key (render:create, no template:read).
+  const quoted = /-d '((?:[^']|'\\'')*)'$/.exec(command)![1]!.replaceAll("'\\''", "'");
+  const body = JSON.parse(quoted) as { templateVersionId: string; data: { name: string } };
+  expect(body).toEqual({ templateVersionId: versionId, data: { name: "Ada O'Neill" } });
+  const key = await createKeyAsSystem(systemCtx(member.workspaceId, "e2e"), "render only", ["render:create", "render:read", "render:cancel"], null);
+  const viaApi = await fetch(`${baseURL()}/v1/renders`, { method: "POST", headers: { "x-api-key": key.secret, "content-type": "application/json" }, body: quoted });
+  expect([200, 202], await viaApi.clone().text()).toContain(viaApi.status);
+  expect(((await viaApi.json()) as { templateVersionId: string }).templateVersionId).toBe(versionId);
+
+  // Nothing changed since publishing: the comparison says so plainly.
+  await item.getByRole("button", { name: "Open version 1" }).click();
+  await expect(page.getByText("No changes: the draft holds the same content as this version.")).toBeVisible();
+  await page.getByRole("button", { name: "All versions" }).click();
+
+  // A real render from the console, with data changed in the dialog (checked before it is sent).
+  await item.getByRole("button", { name: "Render version 1…" }).click();
+  const form = page.getByRole("form", { name: "Render version 1" });
+  const data = form.getByLabel("Data (JSON)");
+  await expect(data).toHaveValue(/Ada O'Neill/);
+  await checkA11y(page);
+  await screenshots(page, "template-render-dialog");
+  await data.fill("[1, 2]");
+  await form.getByRole("button", { name: "Render", exact: true }).click();
+  await expect(form.getByText("The data must be a JSON object")).toBeVisible();
+  await data.fill(JSON.stringify({ name: "Grace Hopper" }));
+  await form.getByRole("button", { name: "Render", exact: true }).click();
+  await page.waitForURL(/\/renders\/rnd_/);
+  await expect(page.getByRole("link", { name: "Download PDF" })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(versionId)).toBeVisible();
+  const file = await page.request.get(`/v1/renders/${page.url().split("/renders/")[1]}/file`);
+  expect(file.status()).toBe(200);
+  expect(file.headers()["content-type"]).toBe("application/pdf");
 });
 
 test("unsaved changes are not lost silently: leaving asks first", async ({ page }) => {

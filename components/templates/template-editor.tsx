@@ -25,6 +25,7 @@ import { ImagePicker } from "./image-picker";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
 import { StylesheetList } from "./stylesheet-list";
 import { TranslationFiles } from "./translation-files";
+import type { RenderVersionAction } from "./render-version-form";
 import { VersionHistory } from "./version-history";
 import { useTabSchemas } from "./use-schemas";
 
@@ -72,6 +73,8 @@ export function TemplateEditor({
   role,
   loadImages,
   registerAsset,
+  publicUrl,
+  renderVersion,
 }: {
   template: EditorTemplate;
   canWrite: boolean;
@@ -80,6 +83,10 @@ export function TemplateEditor({
   loadImages: (input: Record<string, never>) => Promise<ActionResult<ImageChoice[]>>;
   /** Registers an image upload from the image picker. */
   registerAsset?: AssetUploaderProps["register"];
+  /** Where the API is reached, for the version list's ready request. */
+  publicUrl: string;
+  /** Makes a real render of a published version (absent when the role cannot create renders). */
+  renderVersion?: RenderVersionAction;
 }) {
   const toast = useToast();
   const [stored, setStored] = useState<Content>(template.draft);
@@ -167,10 +174,10 @@ export function TemplateEditor({
         toast.error("Not published", e.message);
         return;
       }
-      const v = (await res.json()) as { version: number };
+      const v = (await res.json()) as { id: string; version: number };
       setPublished(v.version);
       setHistoryKey((k) => k + 1);
-      toast.success(`Published version ${v.version}`, "Renders by name now use it.");
+      toast.success(`Published version ${v.version}`, `Its id is ${v.id}. Renders by name now use it; Versions has its id to copy and a ready request.`);
     } finally {
       setPublishing(false);
     }
@@ -322,6 +329,8 @@ export function TemplateEditor({
         templateId={template.id}
         draft={built.ok ? built.content : stored}
         data={data.ok ? data.data : {}}
+        publicUrl={publicUrl}
+        renderVersion={renderVersion}
       />
     </div>
   );

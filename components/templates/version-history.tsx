@@ -1,23 +1,47 @@
-// VersionHistory: the template's published versions. Open one read-only, render it with the
-// sample data, and see how it differs from the draft being edited (a line diff of the JSON).
+// VersionHistory: the template's published versions, each with its id (what POST /v1/renders takes
+// as templateVersionId) and a ready request to copy. Open one read-only, preview it with the sample
+// data, see how it differs from the draft being edited (a line diff of the content, keys in a stable
+// order), or make a real render of it with chosen data (RenderVersionForm).
 "use client";
-import { diffLines } from "diff";
 import { useEffect, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { versionRenderCommand } from "@/lib/console/version-request";
+import { contentChanges } from "@/lib/templates/content-diff";
 import { json } from "@/lib/templates/editor-tabs";
 import { formatWhen } from "@/components/editor/format";
 import { PreviewPane } from "./preview-pane";
+import { RenderVersionForm, type RenderVersionAction } from "./render-version-form";
 
 type Version = { id: string; version: number; revision: number; createdAt: string; content?: unknown };
 
-export function VersionHistory({ open, onOpenChange, templateId, draft, data }: { open: boolean; onOpenChange: (o: boolean) => void; templateId: string; draft: unknown; data: Record<string, unknown> }) {
+export function VersionHistory({
+  open,
+  onOpenChange,
+  templateId,
+  draft,
+  data,
+  publicUrl,
+  renderVersion,
+}: {
+  open: boolean;
+  onOpenChange: (o: boolean) => void;
+  templateId: string;
+  draft: unknown;
+  data: Record<string, unknown>;
+  /** Where the API is reached, for the ready request. */
+  publicUrl: string;
+  /** The page's server action making a real render; absent when the person's role cannot create renders. */
+  renderVersion?: RenderVersionAction;
+}) {
   const [versions, setVersions] = useState<Version[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [selected, setSelected] = useState<Version | null>(null);
+  const [rendering, setRendering] = useState<Version | null>(null);
   const [loadingId, setLoadingId] = useState<string | null>(null);
 
   useEffect(() => {
@@ -46,13 +70,21 @@ export function VersionHistory({ open, onOpenChange, templateId, draft, data }: 
   };
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={selected ? `Version ${selected.version}` : "Published versions"} className="max-w-5xl">
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        if (!o) setRendering(null);
+        onOpenChange(o);
+      }}
+      title={rendering ? `Render version ${rendering.version}` : selected ? `Version ${selected.version}` : "Published versions"} className="max-w-5xl">
       {failure && (
         <p role="alert" className="mb-3 text-sm font-medium text-danger">
           {failure}
         </p>
       )}
-      {!selected ? (
+      {rendering && renderVersion ? (
+        <RenderVersionForm version={rendering} data={data} renderVersion={renderVersion} onCancel={() => setRendering(null)} />
+      ) : !selected ? (
         versions === null ? (
           <div className="space-y-2" aria-busy="true">
             <Skeleton className="h-10 w-full" />
@@ -61,21 +93,53 @@ export function VersionHistory({ open, onOpenChange, templateId, draft, data }: 
         ) : versions.length === 0 ? (
           <p className="text-sm text-gray-700">Nothing is published yet. Publish the saved draft to make version 1; renders by name use the newest version.</p>
         ) : (
-          <ul className="divide-y divide-gray-200 rounded-md border border-gray-200">
-            {versions.map((v) => (
-              <li key={v.id} className="flex items-center justify-between gap-3 px-3 py-2 text-sm">
-                <span>
-                  <span className="font-medium text-gray-900">Version {v.version}</span>
-                  <span className="block text-xs text-gray-600">
-                    From revision {v.revision} · {formatWhen(v.createdAt)}
-                  </span>
-                </span>
-                <Button variant="secondary" size="sm" onClick={() => void openVersion(v)} loading={loadingId === v.id} aria-label={`Open version ${v.version}`}>
-                  Open
-                </Button>
-              </li>
-            ))}
-          </ul>
+          <>
+            <p className="mb-3 text-sm text-gray-700">
+              Render a version with <code className="font-mono text-xs">POST /v1/renders</code> and its id as <code className="font-mono text-xs">templateVersionId</code>. A key with only{" "}
+              <code className="font-mono text-xs">render:create</code> (the “Render only” preset) is enough; the request below reads the key from <code className="font-mono text-xs">$FOLIO_API_KEY</code>{" "}
+              and sends the sample data.
+            </p>
+            <ul className="divide-y divide-gray-200 rounded-md border border-gray-200">
+              {versions.map((v) => (
+                <li key={v.id} aria-label={`Version ${v.version}`} className="space-y-2 px-3 py-3 text-sm">
+                  <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
+                    <div className="min-w-0 flex-1">
+                      <span className="font-medium text-gray-900">Version {v.version}</span>
+                      <span className="block text-xs text-gray-600">
+                        From revision {v.revision} · {formatWhen(v.createdAt)}
+                      </span>
+                    </div>
+                    <div className="flex shrink-0 flex-wrap gap-2">
+                      {renderVersion && (
+                        <Button size="sm" onClick={() => setRendering(v)} aria-label={`Render version ${v.version}…`}>
+                          Render…
+                        </Button>
+                      )}
+                      <Button variant="secondary" size="sm" onClick={() => void openVersion(v)} loading={loadingId === v.id} aria-label={`Open version ${v.version}`}>
+                        Open
+                      </Button>
+                    </div>
+                  </div>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="text-xs text-gray-600">Version id</span>
+                    <code data-testid="version-id" className="font-mono text-xs break-all text-gray-900">
+                      {v.id}
+                    </code>
+                    <CopyButton text={v.id} label="Copy id" variant="ghost" />
+                  </div>
+                  <details className="rounded-md border border-gray-200 bg-gray-50">
+                    <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium text-gray-900">Ready request (curl)</summary>
+                    <div className="space-y-2 border-t border-gray-200 p-3">
+                      <pre tabIndex={0} aria-label={`Request rendering version ${v.version}`} className="max-h-48 overflow-auto font-mono text-xs whitespace-pre-wrap break-all text-gray-900">
+                        {versionRenderCommand(publicUrl, v.id, data)}
+                      </pre>
+                      <CopyButton text={versionRenderCommand(publicUrl, v.id, data)} label="Copy request" />
+                    </div>
+                  </details>
+                </li>
+              ))}
+            </ul>
+          </>
         )
       ) : (
         <div className="space-y-3">
@@ -94,7 +158,7 @@ export function VersionHistory({ open, onOpenChange, templateId, draft, data }: 
               <TabsTrigger value="render">Render with sample data</TabsTrigger>
             </TabsList>
             <TabsContent value="diff">
-              <Diff before={json(selected.content)} after={json(draft)} />
+              <Diff version={selected.content} draft={draft} />
             </TabsContent>
             <TabsContent value="content">
               <pre tabIndex={0} aria-label={`Content of version ${selected.version}`} className="max-h-[60vh] overflow-auto rounded-md border border-gray-200 bg-gray-50 p-3 font-mono text-xs text-gray-900">
@@ -113,10 +177,11 @@ export function VersionHistory({ open, onOpenChange, templateId, draft, data }: 
   );
 }
 
-/** A line diff: removed lines (only in the version) and added lines (only in the draft). */
-function Diff({ before, after }: { before: string; after: string }) {
-  const parts = diffLines(before, after);
-  if (parts.every((p) => !p.added && !p.removed)) return <p className="text-sm text-gray-700">The draft is the same as this version.</p>;
+/** A line diff of the content with keys in a stable order: removed lines (only in the version) and added lines (only in the draft). */
+function Diff({ version, draft }: { version: unknown; draft: unknown }) {
+  const changes = contentChanges(version, draft);
+  if (changes.same) return <p className="text-sm text-gray-700">No changes: the draft holds the same content as this version.</p>;
+  const parts = changes.parts;
   return (
     <div>
       <p className="mb-2 text-xs text-gray-700">

@@ -16,9 +16,9 @@ import * as repo from "./repository";
 import * as statements from "./statements";
 import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource } from "../templates/prepare";
 import type { CallerDocument } from "../documents/caller-document";
-import type { CreateRenderInput, Render, RenderListQuery } from "./schemas";
+import type { CreateRenderInput, Render, RenderListQuery, RenderVersionInput } from "./schemas";
 
-export { BatchItemInput, CreateRenderInput, RenderListQuery, type Render } from "./schemas";
+export { BatchItemInput, CreateRenderInput, RenderListQuery, RenderVersionInput, type Render } from "./schemas";
 
 export const contentTypes: Record<RenderFormat, string> = { pdf: "application/pdf", png: "image/png", jpeg: "image/jpeg" };
 export const extensions: Record<RenderFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
@@ -175,6 +175,18 @@ export async function createRender(
   const render = await repo.findRender(db(), ctx.workspaceId, resourceId);
   if (!render) throw notFound("render", resourceId); // deleted by retention since the first request
   return { render: await waitForRender(ctx, render, waitMs), replayed };
+}
+
+/**
+ * A render of a published version made from the console (the version list's "Render…"): the very
+ * request POST /v1/renders makes with templateVersionId, data, format and test, through createRender,
+ * so the person's scopes (render:create), the workspace's allowances and the monthly documents apply as
+ * they do to an API render, and it counts the same way (docs/api.md, Renders from the console). It does
+ * not wait: the console opens the render's page, which follows it to its end.
+ */
+export async function renderVersion(ctx: Ctx, input: RenderVersionInput): Promise<Render> {
+  const { render } = await createRender(ctx, renderRequest(ctx, input), undefined, 0);
+  return toRender(render);
 }
 
 /**

@@ -73,6 +73,18 @@ function renderInputRules(r: RenderFieldsOutput, ctx: z.RefinementCtx) {
 }
 
 export const CreateRenderInput = z.strictObject(renderFields).superRefine(renderInputRules);
+
+/**
+ * The console's render of a published version (the version list's "Render…" dialog): the fields of
+ * POST /v1/renders with templateVersionId that the dialog offers; the rest take the API's defaults.
+ */
+export const RenderVersionInput = z.strictObject({
+  templateVersionId: z.string().min(1).max(128),
+  data: JsonObject.default({}),
+  format: z.enum(renderFormats).default("pdf"),
+  test: z.boolean().default(false),
+});
+export type RenderVersionInput = z.infer<typeof RenderVersionInput>;
 export type CreateRenderInput = z.infer<typeof CreateRenderInput>;
 
 /** spec: POST /v1/renders/batch: each item is anything a single render request takes except waitMs. */

@@ -2,18 +2,20 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { TemplateEditor } from "@/components/templates/template-editor";
 import { can, requireConsole, roleLabels } from "@/lib/console";
+import { config } from "@/lib/config";
 import { isAppError } from "@/lib/errors";
 import * as templates from "@/lib/templates";
 import { stylesheetChoices } from "@/lib/templates/editor-files";
 import type { Content } from "@/lib/templates/editor-tabs";
 import { registerAssetAction } from "../../assets/actions";
-import { imageChoicesAction } from "./actions";
+import { imageChoicesAction, renderVersionAction } from "./actions";
 
 export const metadata = { title: "Template editor" };
 
 /**
  * The editor of one template: the draft read with the same verb as GET /v1/templates/{id}; saves,
- * previews and publishing go through /v1 with the session, where the role's scopes are checked.
+ * previews and publishing go through /v1 with the session, where the role's scopes are checked; a real
+ * render of a published version goes through renderVersionAction (the verb of POST /v1/renders).
  */
 export default async function TemplateEditorPage({ params }: { params: Promise<{ id: string }> }) {
   const s = await requireConsole();
@@ -50,6 +52,8 @@ export default async function TemplateEditorPage({ params }: { params: Promise<{
         canWrite={can(s, "template:write")}
         canPublish={can(s, "template:publish")}
         role={roleLabels[s.role]}
+        publicUrl={config().PUBLIC_URL}
+        renderVersion={can(s, "render:create") ? renderVersionAction : undefined}
       />
     </>
   );
