@@ -18,7 +18,7 @@ const content = (label: string) => ({ composition: { root: { type: "text", text:
 
 async function workspaceWithTemplate(limits: Partial<typeof workspaces.$inferInsert>) {
   const w = await createTestWorkspace();
-  await db().update(workspaces).set(limits).where(eq(workspaces.id, w.id));
+  if (Object.keys(limits).length) await db().update(workspaces).set(limits).where(eq(workspaces.id, w.id));
   const t = await api("/v1/templates", { key: w.key, body: { name: "Edited", content: content("Draft") } });
   expect(t.status, t.text).toBe(201);
   const { cookie, userId } = await w.signIn("content_editor");
