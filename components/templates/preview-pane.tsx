@@ -1,7 +1,9 @@
 // PreviewPane: the live preview. Renders the editor's content with the sample data through
 // POST /v1/templates/{id}/preview as the service's own PNG, page by page, about 300 ms after typing
-// stops; a newer edit cancels the request in flight. A failed render shows its message and
-// details in place of the stale pages.
+// stops; a newer edit cancels the request in flight (and the server cancels its render if it is
+// still waiting: docs/architecture.md, Editor previews). A failed render shows its message and
+// details in place of the stale pages. When the editor preview allowance is reached (429), the pane
+// says so, keeps the last pages and tries again by itself after Retry-After.
 "use client";
 import { Download, ImageOff, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
@@ -42,6 +44,9 @@ export function PreviewPane({
   const [shown, setShown] = useState<Shown | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
+  // The message of a 429: previews pause and resume by themselves (`retry` bumps to ask again).
+  const [paused, setPaused] = useState<string | null>(null);
+  const [retry, setRetry] = useState(0);
   const [downloading, setDownloading] = useState(false);
   const urls = useRef<string[]>([]);
   const seq = useRef(0);
@@ -52,6 +57,7 @@ export function PreviewPane({
     if ("problem" in request) return; // shown as it is, below; nothing to ask the server
     const controller = new AbortController();
     const key = ++seq.current;
+    let resume: ReturnType<typeof setTimeout> | undefined;
     const timer = setTimeout(async () => {
       setBusy(true);
       const started = performance.now();
@@ -64,6 +70,14 @@ export function PreviewPane({
         });
       try {
         const first = await page(1);
+        if (first.status === 429) {
+          const f = await failureOf(first);
+          const seconds = Math.min(60, Math.max(1, Number(first.headers.get("retry-after") ?? "2") || 2));
+          setPaused(f.message);
+          resume = setTimeout(() => setRetry((n) => n + 1), seconds * 1000);
+          return;
+        }
+        setPaused(null);
         if (!first.ok) {
           const f = await failureOf(first);
           setFailure(f);
@@ -94,11 +108,12 @@ export function PreviewPane({
     }, DEBOUNCE_MS);
     return () => {
       clearTimeout(timer);
+      clearTimeout(resume);
       controller.abort();
     };
     // why `body`: the request object is rebuilt on every render; its serialised form says whether it changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [templateId, body]);
+  }, [templateId, body, retry]);
 
   useEffect(() => () => urls.current.forEach((u) => URL.revokeObjectURL(u)), []);
 
@@ -131,6 +146,8 @@ export function PreviewPane({
               </>
             ) : problem ? (
               "Not rendered"
+            ) : paused ? (
+              "Paused"
             ) : failure ? (
               "Render failed"
             ) : shown ? (
@@ -145,6 +162,11 @@ export function PreviewPane({
         </div>
       </div>
       <div className="min-h-0 flex-1 overflow-auto p-3" tabIndex={0} role="region" aria-label={`${title}: pages`}>
+        {paused && !problem && (
+          <p role="status" className="mb-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-gray-900" data-testid="preview-paused">
+            Previews are paused for a few seconds: {paused}. The preview updates by itself when they resume.
+          </p>
+        )}
         {problem || failure ? (
           <div role="alert" className="rounded-md border border-danger/40 bg-white p-4 text-sm">
             <p className="flex items-start gap-2 font-medium text-danger">

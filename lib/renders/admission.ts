@@ -21,6 +21,14 @@ export function admissionSql(workspaceId: string, counts: Admission): SQL {
   return sql`folio_admit_renders(${workspaceId}, ${counts.normal}::int, ${counts.test}::int, ${config().DEPLOYMENT_MODE === "hosted"})`;
 }
 
+/**
+ * The SQL expression that admits one editor preview of `editor` (docs/architecture.md, Editor
+ * previews): its own allowance (drizzle/0019_editor_preview_allowance.sql), never the workspace's.
+ */
+export function editorPreviewAdmissionSql(workspaceId: string, editor: string): SQL {
+  return sql`folio_admit_editor_preview(${workspaceId}, ${editor})`;
+}
+
 /** The error of a refusal: 429 with Retry-After, 402, 400 LIMIT_EXCEEDED, 403 for a suspended workspace. */
 export function refusalError(refusal: Refusal): AppError {
   const headers = refusal.retryAfter === undefined ? undefined : { "retry-after": String(refusal.retryAfter) };

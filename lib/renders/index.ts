@@ -65,6 +65,8 @@ export type RenderRequest = {
   image?: { page: number; scale: number };
   pageRanges?: string;
   test: boolean;
+  /** An editor preview's person (docs/architecture.md, Editor previews); only with source editorPreview. */
+  editor?: string;
   /** spec: Render destination: resolved when the render is created (the key is fixed then). */
   destination?: RenderDestinationInput;
   /** Builds the document (expanding templates); runs only when the render is really created. */
@@ -109,7 +111,8 @@ export async function prepareRender(
   // spec: Monthly documents: while the workspace has a monthly document allowance, every preview
   // is a watermarked test render, so trying a draft never uses up documents (images of a draft
   // too: they are pictures of its PDF; docs/api.md).
-  const test = request.test || (prepared.source === "preview" && (await repo.hasDocumentAllowance(ex, ctx.workspaceId)));
+  // docs/architecture.md, Editor previews: the console's previews are always test renders.
+  const test = request.test || prepared.source === "editorPreview" || (prepared.source === "preview" && (await repo.hasDocumentAllowance(ex, ctx.workspaceId)));
   return {
     row: {
       id,
@@ -124,6 +127,7 @@ export async function prepareRender(
       options: {
         ...(request.format !== "pdf" ? { image: { page: request.image?.page ?? 1, scale: request.image?.scale ?? 1 } } : {}),
         ...(request.pageRanges ? { pageRanges: request.pageRanges } : {}),
+        ...(prepared.source === "editorPreview" && request.editor ? { editor: request.editor } : {}),
       },
     },
     payload: prepared.assets?.length ? { document: prepared.document, assets: prepared.assets } : { document: prepared.document },
@@ -220,7 +224,7 @@ export async function getRender(ctx: Ctx, id: string): Promise<Render> {
 /** A page of the workspace's renders, newest first, optionally of one state and test flag (render:read). */
 export async function listRenders(ctx: Ctx, query: RenderListQuery): Promise<Page<Render>> {
   requireScope(ctx, "render:read");
-  const filter = { state: query.state, test: query.test, batchId: query.batchId };
+  const filter = { state: query.state, test: query.test, batchId: query.batchId, source: query.source };
   const rows = await repo.listRenders(db(), ctx.workspaceId, query.limit, decodeCursor(query.cursor), filter);
   return toPage(rows, query.limit, toRender);
 }

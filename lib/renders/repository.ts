@@ -1,4 +1,4 @@
-import { and, desc, eq, exists, inArray, lt, not, sql } from "drizzle-orm";
+import { and, desc, eq, exists, inArray, lt, ne, not, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
 import { olderThan } from "../db/paging";
 import { batches, renders, workspaces, type RenderRow } from "../db/schema";
@@ -33,6 +33,8 @@ export function listRenders(ex: Executor, workspaceId: string, limit: number, cu
         filter.state === undefined ? undefined : eq(renders.state, filter.state),
         filter.test === undefined ? undefined : eq(renders.test, filter.test),
         filter.batchId === undefined ? undefined : eq(renders.batchId, filter.batchId),
+        // docs/api.md: the console editor's previews are listed only when asked for by source.
+        filter.source === undefined ? ne(renders.source, "editorPreview") : eq(renders.source, filter.source),
         olderThan(renders.createdAt, renders.id, cursor),
       ),
     )

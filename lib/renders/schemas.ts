@@ -101,10 +101,12 @@ export const RenderListQuery = PageQuery.extend({
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((v) => v === "true")
     .optional(),
+  /** Only renders of one source; without it, every source but editorPreview (docs/api.md, GET /v1/renders). */
+  source: z.enum(["document", "templateVersion", "preview", "editorPreview", "nodeDocument", "report"]).optional(),
 });
 export type RenderListQuery = z.infer<typeof RenderListQuery>;
 /** The filters of a render list, apart from paging. */
-export type RenderFilter = { state?: RenderListQuery["state"]; test?: boolean; batchId?: string };
+export type RenderFilter = { state?: RenderListQuery["state"]; test?: boolean; batchId?: string; source?: RenderListQuery["source"] };
 
 export type RenderResult = {
   downloadUrl?: string;

@@ -10,7 +10,7 @@ import { notifyEnded, RENDER_QUEUED_CHANNEL, RENDER_STOP_CHANNEL } from "./notic
 import { claimedRenderFrom, renderRowFrom, type ClaimedRender } from "./row";
 import { countUsage } from "./usage";
 import { insertDeliveriesFor, notifyDue } from "../webhooks/repository";
-import { admissionSql, refusalError, type Refusal } from "./admission";
+import { admissionSql, editorPreviewAdmissionSql, refusalError, type Refusal } from "./admission";
 
 const ACTIVE = ["queued", "processing"] as const;
 
@@ -24,7 +24,11 @@ export type NewRender = Pick<RenderRow, "id" | "workspaceId" | "test" | "source"
  * when it has one). A refusal inserts nothing and throws (lib/renders/admission.ts).
  */
 export async function insertRender(ex: Executor, row: NewRender, payload: Record<string, unknown>, admitted = false): Promise<RenderRow> {
-  const admission = admitted ? sql`null::jsonb` : admissionSql(row.workspaceId, row.test ? { normal: 0, test: 1 } : { normal: 1, test: 0 });
+  const admission = admitted
+    ? sql`null::jsonb`
+    : row.source === "editorPreview" && row.options.editor
+      ? editorPreviewAdmissionSql(row.workspaceId, row.options.editor)
+      : admissionSql(row.workspaceId, row.test ? { normal: 0, test: 1 } : { normal: 1, test: 0 });
   const [r] = await ex.execute<{ refusal: Refusal | null; created_at: string | Date; updated_at: string | Date; turn: string | number }>(sql`
     with a as (select ${admission} as refusal), r as (
       insert into renders (id, workspace_id, test, source, format, options, template_id, template_version_id, request_id,
@@ -230,6 +234,19 @@ export async function endRender(
 
 export const endActiveRender = (ex: Executor, where: { id: string; workspaceId?: string }, final: Exclude<Final, { state: "succeeded" }>) =>
   endRender(ex, where, ACTIVE, final);
+
+/**
+ * Cancels the editor previews of `editor` still waiting in the queue (docs/architecture.md, Editor
+ * previews): a newer edit supersedes them, and the pane shows only the newest. Each one ends as
+ * any cancelled render does (usage, input deleted, its waiting request answered).
+ */
+export async function supersedeEditorPreviews(ex: Executor, workspaceId: string, editor: string) {
+  const waiting = await ex
+    .select({ id: renders.id })
+    .from(renders)
+    .where(and(eq(renders.workspaceId, workspaceId), eq(renders.source, "editorPreview"), eq(renders.state, "queued"), sql`${renders.options}->>'editor' = ${editor}`));
+  for (const w of waiting) await endRender(ex, { id: w.id, workspaceId }, ["queued"], { state: "cancelled" });
+}
 
 /** Puts a processing render back in the queue for another attempt and wakes the workers. */
 export async function requeueRender(ex: Executor, id: string) {

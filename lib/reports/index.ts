@@ -12,6 +12,7 @@ import { AppError, notFound } from "../errors";
 import { fileStore } from "../files/store";
 import { requestHash } from "../idempotency";
 import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
+import { supersedeEditorPreviews } from "../renders/statements";
 import { JsonObject as Data, Locale } from "../documents/page-settings";
 import { ImageOptions } from "../renders/schemas";
 import { parseContent } from "../templates";
@@ -97,6 +98,13 @@ export async function previewTemplate(ctx: Ctx, templateId: string, input: Previ
   const unsaved = input.content === undefined ? undefined : parseContent(input.content);
   const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale, unsaved);
   if (format === "html") return { kind: "html", html: prepared.document.html };
+  // docs/architecture.md, Editor previews: a signed-in person's preview (the console's) is a test
+  // render with its own allowance; a newer one supersedes the person's preview still waiting.
+  if (ctx.actor.type === "user") {
+    const editor = ctx.actor.userId;
+    await supersedeEditorPreviews(db(), ctx.workspaceId, editor);
+    return renderAndWait(ctx, format, () => ({ ...prepared, source: "editorPreview" }), undefined, input.image, editor);
+  }
   return renderAndWait(ctx, format, () => prepared, undefined, input.image);
 }
 
@@ -106,6 +114,7 @@ async function renderAndWait(
   prepare: () => PreparedSource,
   idem: { endpoint: string; key: string; requestHash: string } | undefined,
   image?: { page: number; scale: number },
+  editor?: string,
 ): Promise<FileAnswer> {
   const count = waiting.get(ctx.workspaceId) ?? 0;
   if (count >= MAX_WAITING) {
@@ -113,7 +122,7 @@ async function renderAndWait(
   }
   waiting.set(ctx.workspaceId, count + 1);
   try {
-    const { render } = await createRender(ctx, { format, image, test: false, prepare }, idem, config().REPORTS_WAIT_MS);
+    const { render } = await createRender(ctx, { format, image, test: false, editor, prepare }, idem, config().REPORTS_WAIT_MS);
     if (render.state === "queued" || render.state === "processing") {
       throw new AppError("RENDER_TIMEOUT", `Render ${render.id} was not ready within ${Math.round(config().REPORTS_WAIT_MS / 1000)} s; it continues: fetch it with GET /v1/renders/${render.id} or repeat the request with the same Idempotency-Key`, { renderId: render.id });
     }

@@ -18,7 +18,7 @@ import { localizedData } from "./translations";
 
 /** What a render of a template or node document stores: the final document, the files it loads and where it came from. */
 export type PreparedSource = {
-  source: "document" | "templateVersion" | "preview" | "nodeDocument" | "report";
+  source: "document" | "templateVersion" | "preview" | "editorPreview" | "nodeDocument" | "report";
   document: CallerDocument;
   /** The files the page may load at http://assets.invalid/<name> (render_inputs.payload.assets). */
   assets?: AssetRef[];

@@ -43,7 +43,7 @@ export async function renderCounts(ex: Executor, workspaceId: string): Promise<{
         and created_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC')
       + coalesce((select documents from retired_documents where workspace_id = ${workspaceId}
         and month = date_trunc('month', now() at time zone 'UTC')::date), 0) as documents,
-      (select count(*) from renders where workspace_id = ${workspaceId} and test
+      (select count(*) from renders where workspace_id = ${workspaceId} and test and source <> 'editorPreview'
         and created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC') as tests`);
   return { documentsThisMonth: Number(r!.documents), testRendersToday: Number(r!.tests) };
 }

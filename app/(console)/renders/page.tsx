@@ -32,6 +32,12 @@ const testOptions = [
   { value: "false", label: "Live renders only" },
 ];
 
+// docs/api.md, GET /v1/renders: the editor's live previews are listed only when asked for.
+const sourceOptions = [
+  { value: ANY, label: "Without editor previews" },
+  { value: "editorPreview", label: "Editor previews only" },
+];
+
 /** The workspace's renders, newest first, filtered by state and test flag; states change live while renders run. */
 export default async function RendersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const s = await requireConsole();
@@ -41,11 +47,12 @@ export default async function RendersPage({ searchParams }: { searchParams: Prom
   const state = one(params.state);
   const test = one(params.test);
   const batchId = one(params.batchId);
-  const filtered = state !== undefined || test !== undefined || batchId !== undefined;
+  const source = one(params.source);
+  const filtered = state !== undefined || test !== undefined || batchId !== undefined || source !== undefined;
 
   let page: Awaited<ReturnType<typeof renders.listRenders>> | undefined;
   let error: string | undefined;
-  const query = renders.RenderListQuery.safeParse({ state, test, batchId, cursor: one(params.cursor) });
+  const query = renders.RenderListQuery.safeParse({ state, test, batchId, source, cursor: one(params.cursor) });
   try {
     if (!query.success) throw fromZodError(query.error);
     page = await renders.listRenders(s.ctx, query.data);
@@ -64,6 +71,7 @@ export default async function RendersPage({ searchParams }: { searchParams: Prom
         filters={[
           { name: "state", label: "State", value: state, options: stateOptions },
           { name: "test", label: "Test flag", value: test, options: testOptions },
+          { name: "source", label: "Editor previews", value: source, options: sourceOptions },
         ]}
       />
       {batchId !== undefined && (

@@ -12,7 +12,12 @@ export type RenderErrorRecord = { code: string; diagnostic: string; message: str
 /** A diagnostic of a render that still succeeded (font_glyphs_missing: characters no font covers). */
 export type RenderWarningRecord = { diagnostic: string; message: string };
 /** What the worker needs besides the document: output options fixed at creation. */
-export type RenderOptions = { image?: { page: number; scale: number }; pageRanges?: string };
+export type RenderOptions = {
+  image?: { page: number; scale: number };
+  pageRanges?: string;
+  /** An editor preview's person (docs/architecture.md, Editor previews): one waiting preview per person. */
+  editor?: string;
+};
 
 export const renders = pgTable(
   "renders",

@@ -1,0 +1,92 @@
+import { eq } from "drizzle-orm";
+import { systemCtx } from "../lib/auth/context";
+import { db } from "../lib/db/client";
+import { workspaces } from "../lib/db/schema";
+import { createKeyAsSystem } from "../lib/keys";
+import * as templates from "../lib/templates";
+import { baseURL, createPerson, expect, signIn, test } from "./fixtures";
+
+/**
+ * The editor's live preview apart from production (docs/api.md, Editor previews): a person types
+ * in the template editor for two minutes, pausing as people do, so the pane asks for more
+ * previews than the workspace's renders a minute allow; the pane never shows an error, and the
+ * workspace's API renders made meanwhile are admitted as before.
+ */
+
+/**
+ * The workspace's rendersPerMinute in this journey. why not the default 60: on the shared 2-core
+ * machine the browser's pace varies tenfold with the load, so two minutes of typing ask for
+ * between about 30 and 150 previews; an allowance of 10 makes "more previews than the allowance"
+ * hold at any pace (as 60 did before with an unloaded machine), and the 12 API renders, 6 a
+ * minute, stay within it only if previews take nothing from it.
+ */
+const RENDERS_PER_MINUTE = 10;
+
+// why: two minutes of typing, plus sign-in and the first render on a shared 2-core machine.
+test.describe.configure({ timeout: 240_000 });
+
+const TYPING_MS = Number(process.env.TYPING_MS ?? 120_000);
+const root = (text: string) => JSON.stringify({ root: { type: "container", style: { fontSize: 24 }, children: [{ type: "text", text }] } }, null, 2);
+
+test("a person types in the editor for two minutes without a preview error while the workspace's API renders are admitted", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const ctx = systemCtx(member.workspaceId, "e2e");
+  const t = await templates.createTemplate(ctx, { name: "Typed for two minutes", content: { composition: JSON.parse(root("Typing ")) } });
+  await db().update(workspaces).set({ rendersPerMinute: RENDERS_PER_MINUTE }).where(eq(workspaces.id, member.workspaceId));
+  const key = await createKeyAsSystem(ctx, "e2e production", ["render:create", "render:read"], null);
+
+  await signIn(page, member.email, member.password, `/templates/${t.id}`);
+  const box = page.getByRole("textbox", { name: "composition.json" });
+  await expect(box).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("img", { name: /^Page 1 of \d+$/ })).toBeVisible({ timeout: 30_000 });
+
+  const asked: number[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/preview") && r.method() === "POST") asked.push(Date.now());
+  });
+  const previewStatuses: number[] = [];
+  page.on("response", (r) => {
+    if (r.url().includes("/preview") && r.request().method() === "POST") previewStatuses.push(r.status());
+  });
+
+  // The composition pasted in a known layout, then the cursor inside the text's string: four lines
+  // up from the end, before its closing quote.
+  await box.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText(root("Typing "));
+  await page.keyboard.press("ControlOrMeta+End");
+  for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("End");
+  await page.keyboard.press("ArrowLeft");
+
+  const apiStatuses: number[] = [];
+  const words = ["invoice", "total", "due", "customer", "amount", "thanks", "paid", "net", "tax", "page"];
+  const started = Date.now();
+  let nextApiRender = started;
+  for (let i = 0; Date.now() - started < TYPING_MS; i++) {
+    // A word typed at a person's pace, then a pause long enough for the pane to ask (300 ms).
+    await page.keyboard.type(`${words[i % words.length]} `, { delay: 40 });
+    await page.waitForTimeout(400 + (i % 3) * 150);
+    await expect(page.getByTestId("preview-status")).not.toHaveText(/Render failed|Not rendered/, { timeout: 1 });
+    await expect(page.getByRole("region", { name: "Preview: pages" }).getByRole("alert")).toHaveCount(0, { timeout: 1 });
+    if (Date.now() >= nextApiRender) {
+      nextApiRender += 10_000;
+      const res = await fetch(`${baseURL()}/v1/renders`, {
+        method: "POST",
+        headers: { "x-api-key": key.secret, "content-type": "application/json" },
+        body: JSON.stringify({ document: { html: `<p>API render ${i}</p>` } }),
+      });
+      apiStatuses.push(res.status);
+    }
+  }
+
+  // More previews asked for than two minutes of the workspace's renders a minute would admit.
+  expect(asked.length).toBeGreaterThan(2 * RENDERS_PER_MINUTE);
+  // Every API render made while the person typed was admitted.
+  expect(apiStatuses.length).toBeGreaterThanOrEqual(12);
+  for (const s of apiStatuses) expect([201, 202]).toContain(s);
+  expect(previewStatuses.filter((s) => s >= 400 && s !== 429)).toEqual([]);
+  // The last edit is shown: the pane settles on a rendered page, not an error.
+  await expect(page.getByTestId("preview-status")).toHaveText(/\d+ pages? · \d+ ms/, { timeout: 30_000 });
+  await expect(page.getByRole("region", { name: "Preview: pages" }).getByRole("alert")).toHaveCount(0);
+});
