@@ -327,6 +327,11 @@ describe("the worker's own process", () => {
     // The counterpart of the root-only tests around it, run as the suite's own user (root or not):
     // a worker started as that user on a database of its own, as an operator would start one.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-own-user-"));
+    // A temporary folder of its own, which its browser (another user, where the suite is root) can use too.
+    const tmp = path.join(dir, "tmp");
+    fs.mkdirSync(tmp);
+    fs.chmodSync(tmp, 0o1777);
+    fs.chmodSync(dir, 0o711);
     const logFile = path.join(dir, "worker.log");
     const port = await freePort();
     const database = await privateDatabase("ownuser");
@@ -341,6 +346,8 @@ describe("the worker's own process", () => {
         WORKER_HEALTH_PORT: String(port),
         WORKER_CONCURRENCY: "1",
         RENDERER_REQUIRE_SANDBOX: "false",
+        // why its own: other test files' workers start beside it, each with a copy of node for a moment.
+        TMPDIR: tmp,
       },
       logFile,
     );
@@ -363,7 +370,7 @@ describe("the worker's own process", () => {
         expect(fs.readFileSync(`/proc/${controlPid}/environ`, "utf8").length).toBeGreaterThan(0);
       }
       // No execute-only copy of node is left behind (the re-exec of a worker that is not root).
-      expect(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith("folio-worker-node-"))).toEqual([]);
+      expect(fs.readdirSync(tmp).filter((n) => n.startsWith("folio-worker-node-"))).toEqual([]);
     } finally {
       process.kill(controlPid, "SIGKILL");
       await worker.stop();
@@ -398,6 +405,8 @@ describe("the worker's own process", () => {
         WORKER_HEALTH_PORT: String(port),
         WORKER_CONCURRENCY: "1",
         RENDERER_REQUIRE_SANDBOX: "false",
+        // why its own: other test files' workers start beside it, each with a copy of node for a moment.
+        TMPDIR: dir,
       },
       logFile,
       asUser,
@@ -419,7 +428,7 @@ describe("the worker's own process", () => {
       expect(cat.stderr).toMatch(/Permission denied/);
       expect(cat.stdout).not.toContain("DATABASE_URL");
       // The execute-only copy of node it re-executed from is gone.
-      expect(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith("folio-worker-node-"))).toEqual([]);
+      expect(fs.readdirSync(dir).filter((n) => n.startsWith("folio-worker-node-"))).toEqual([]);
     } finally {
       await worker.stop();
       fs.rmSync(dir, { recursive: true, force: true });
