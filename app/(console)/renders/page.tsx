@@ -110,7 +110,7 @@ export default async function RendersPage({ searchParams }: { searchParams: Prom
           <EmptyState
             icon={FileText}
             title="No renders yet"
-            text="Renders made with the API or a template's preview appear here, with their state, pages and time."
+            text="Renders made with the API or from a template's published version appear here, with their state, pages and time; the editor's previews are under the Editor previews filter."
             action={
               <Link href="/" className={buttonClasses("primary")}>
                 Render your first document
