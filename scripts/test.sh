@@ -5,8 +5,13 @@
 # Arguments go to vitest; with any, the journeys are skipped (a run aimed at some test files).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/ensure-system.sh --test
+# why side by side: on a fresh machine both mostly wait on downloads (Debian's packages, npm's).
+system_status=0
+bash scripts/ensure-system.sh --test &
+system_pid=$!
 bash scripts/ensure-node-modules.sh
+wait "$system_pid" || system_status=$?
+[ "$system_status" -eq 0 ] || exit 1
 export PATH="$PWD/node_modules/.bin:$PATH" NEXT_TELEMETRY_DISABLED=1
 # Lint runs beside the build (eslint is one process; the build leaves a core idle much of the time).
 echo "== lint and build"
