@@ -140,7 +140,7 @@ function checkPattern(p: unknown, path: (string | number)[], issues: Issue[]) {
 export const DataSchema = z
   .record(z.string(), z.unknown())
   .superRefine((s, ctx) => {
-    const bytes = Buffer.byteLength(JSON.stringify(s));
+    const bytes = new TextEncoder().encode(JSON.stringify(s)).length;
     if (bytes > DATA_SCHEMA_LIMITS.bytes) {
       ctx.addIssue({ code: "custom", message: `is ${bytes.toLocaleString("en-US")} bytes; a data schema may have at most ${DATA_SCHEMA_LIMITS.bytes.toLocaleString("en-US")}` });
       return;
