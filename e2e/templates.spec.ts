@@ -219,24 +219,55 @@ test("a revision conflict between two people: one reloads, then the other overwr
   await b.context.close();
 });
 
-test("a content editor reads the editor and publishes, but cannot change a template", async ({ page }) => {
+test("a content editor changes a content field's value, previews, saves and publishes it, and is refused any other change", async ({ page }) => {
   const editor = await createPerson({ role: "content_editor" });
-  const id = await seedTemplate(editor.workspaceId, "Read only here", "Published by a content editor");
+  const ctx = systemCtx(editor.workspaceId, "e2e");
+  const name = "Spring newsletter with a rather long name that has to wrap somewhere on a phone";
+  const seeded = await templates.createTemplate(ctx, {
+    name,
+    content: {
+      composition: { root: { type: "container", style: { fontSize: 24 }, children: [{ type: "text", text: { path: ["content", "headline"] } }, { type: "text", text: { path: ["content", "body"] } }] } },
+      contentFields: [
+        { name: "headline", type: "text", label: "Headline", default: "Winter prices" },
+        { name: "body", type: "multilineText", label: "Body text", default: "Everything must go." },
+      ],
+    },
+  });
+  await templates.publish(ctx, seeded.id, 1);
+
   await signIn(page, editor.email, editor.password, "/templates");
-  await expect(page.getByRole("link", { name: "Read only here" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Create template" })).toHaveCount(0);
-  await page.getByRole("link", { name: "Read only here" }).click();
-  await expect(page.getByText("Your role (content editor) can read this template")).toBeVisible();
-  await expect(composition(page)).toHaveAttribute("contenteditable", "false", { timeout: 30_000 });
-  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
+  await page.getByRole("link", { name }).click();
+  await expect(page.getByText("Your role (content editor) can change the values on the Content tab")).toBeVisible();
+  // Content editors open on the content form; the preview shows the defaults.
+  const headline = page.getByRole("textbox", { name: "Headline" });
+  await expect(headline).toHaveAttribute("placeholder", "Winter prices");
   await expect(firstPage(page)).toBeVisible({ timeout: 20_000 });
+
+  const rendered = page.waitForResponse((r) => r.url().includes("/preview") && r.request().method() === "POST" && r.status() === 200);
+  await headline.fill("Spring sale");
+  const previewed = await rendered;
+  expect((previewed.request().postDataJSON() as { content: { contentValues: Record<string, string> } }).content.contentValues).toEqual({ headline: "Spring sale" });
+  await page.getByRole("textbox", { name: "Body text" }).fill("Ten percent off\nuntil Friday");
+
+  // Publishing takes the saved draft: save first, then publish.
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Revision 2", { exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Publish" }).click();
-  await expect(page.getByText("Published version 1").first()).toBeVisible();
+  await expect(page.getByText("Published version 2").first()).toBeVisible();
   await checkA11y(page);
-  await screenshots(page, "template-editor-content-editor");
-  // The server refuses the save too, not only the page.
-  const refused = await page.request.put(`/v1/templates/${id}/draft`, { data: { content: { composition: JSON.parse(root("x")) }, expectedRevision: 1 }, headers: { origin: new URL(page.url()).origin } });
+  await screenshots(page, "template-content-editor");
+
+  // The layout is read only to them, and the server refuses any change but values, naming the scope.
+  await page.getByRole("tab", { name: "composition.json" }).click();
+  await expect(composition(page)).toHaveAttribute("contenteditable", "false", { timeout: 30_000 });
+  const draft = (await (await page.request.get(`/v1/templates/${seeded.id}/draft`)).json()) as { content: { composition: { root: unknown } } };
+  const changed = { ...draft.content, composition: JSON.parse(root("A new layout")) };
+  const refused = await page.request.put(`/v1/templates/${seeded.id}/draft`, { data: { content: changed, expectedRevision: 2 }, headers: { origin: new URL(page.url()).origin } });
   expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("template:write");
+  const versions = (await (await page.request.get(`/v1/templates/${seeded.id}/versions`)).json()) as { items: { version: number; contentOnly: boolean }[] };
+  expect(versions.items.map((v) => [v.version, v.contentOnly])).toEqual([[2, true], [1, false]]);
 });
 
 test("an admin searches, renames and deletes templates from the list", async ({ page }) => {

@@ -1,7 +1,7 @@
 // ContentForm: the values of a template's content fields (issue 25), the part of a template content
 // editors change: a text box per text field, a multi-line box per multilineText field, and an image
 // chosen from (or uploaded to) the workspace's images per image field. A field left empty shows
-// its default, which the box shows as its placeholder.
+// its default, which the box shows as its placeholder (emptying a box goes back to the default).
 "use client";
 import { ImageIcon, RotateCcw } from "lucide-react";
 import { useRef, useState } from "react";
@@ -64,9 +64,9 @@ export function ContentForm({ fields, values, onChange, readOnly, errors, loadIm
             <Field label={f.label} hint={hint} error={errors[f.name]}>
               {(p) =>
                 f.type === "multilineText" ? (
-                  <Textarea {...p} rows={5} value={value ?? ""} placeholder={f.default} readOnly={readOnly} maxLength={CONTENT_LIMITS.multilineChars} onChange={(e) => onChange(f.name, e.target.value)} />
+                  <Textarea {...p} rows={5} value={value ?? ""} placeholder={f.default} readOnly={readOnly} maxLength={CONTENT_LIMITS.multilineChars} onChange={(e) => onChange(f.name, e.target.value || undefined)} />
                 ) : (
-                  <Input {...p} value={value ?? ""} placeholder={f.default} readOnly={readOnly} maxLength={CONTENT_LIMITS.textChars} onChange={(e) => onChange(f.name, e.target.value.replace(/[\r\n]+/g, " "))} />
+                  <Input {...p} value={value ?? ""} placeholder={f.default} readOnly={readOnly} maxLength={CONTENT_LIMITS.textChars} onChange={(e) => onChange(f.name, e.target.value.replace(/[\r\n]+/g, " ") || undefined)} />
                 )
               }
             </Field>
