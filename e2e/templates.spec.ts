@@ -219,6 +219,46 @@ test("a revision conflict between two people: one reloads, then the other overwr
   await b.context.close();
 });
 
+/** Replaces the whole text of one of the editor's code tabs (opened first), as pasting over it would. */
+async function replaceTab(page: Page, tab: string, text: string) {
+  await page.getByRole("tab", { name: tab }).click();
+  const box = page.getByRole("textbox", { name: tab });
+  await expect(box).toBeVisible({ timeout: 30_000 });
+  await box.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText(text);
+}
+
+test("a member declares a data schema and a content field; the sample data is checked against the schema, and the content form shows the field", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const t = await templates.createTemplate(systemCtx(member.workspaceId, "e2e"), {
+    name: "Order confirmation",
+    content: { composition: { root: { type: "container", children: [{ type: "text", text: { path: ["customer", "name"], fallback: "Someone" } }] } } },
+  });
+  await signIn(page, member.email, member.password, `/templates/${t.id}`);
+  await expect(firstPage(page)).toBeVisible({ timeout: 30_000 });
+  const schema = { type: "object", required: ["customer"], properties: { customer: { type: "object", required: ["name"], properties: { name: { type: "string" } } } } };
+  await replaceTab(page, "Data schema", JSON.stringify(schema, null, 2));
+  await replaceTab(page, "Content fields", JSON.stringify([{ name: "headline", type: "text", label: "Headline", default: "Thank you" }], null, 2));
+
+  // Sample data that breaks the schema: the preview says which value, under Sample data.
+  await replaceTab(page, "Sample data", JSON.stringify({ customer: { name: 5 } }));
+  const problems = page.getByRole("list", { name: "Problems in Sample data" });
+  await expect(problems).toContainText("customer.name", { timeout: 20_000 });
+  await replaceTab(page, "Sample data", JSON.stringify({ customer: { name: "Ada" } }));
+  await expect(problems).toBeHidden({ timeout: 20_000 });
+
+  await page.getByRole("tab", { name: "Content", exact: true }).click();
+  await expect(page.getByRole("textbox", { name: "Headline" })).toHaveAttribute("placeholder", "Thank you");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved revision 2").first()).toBeVisible();
+  await page.getByRole("tab", { name: "Data schema" }).click();
+  await checkA11y(page);
+  await screenshots(page, "template-data-schema");
+  const served = await page.request.get(`/v1/templates/${t.id}/data-schema`);
+  expect(await served.json()).toEqual(schema);
+});
+
 test("a content editor changes a content field's value, previews, saves and publishes it, and is refused any other change", async ({ page }) => {
   const editor = await createPerson({ role: "content_editor" });
   const ctx = systemCtx(editor.workspaceId, "e2e");
