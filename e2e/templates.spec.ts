@@ -1,6 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { systemCtx } from "../lib/auth/context";
 import { createKeyAsSystem } from "../lib/keys";
+import { seedAsset, solidPng } from "../lib/testing/template-files";
 import * as templates from "../lib/templates";
 import { baseURL, checkA11y, createPerson, expect, screenshots, signIn, test, type Person } from "./fixtures";
 
@@ -266,14 +267,27 @@ test("a content editor changes a content field's value, previews, saves and publ
   const seeded = await templates.createTemplate(ctx, {
     name,
     content: {
-      composition: { root: { type: "container", style: { fontSize: 24 }, children: [{ type: "text", text: { path: ["content", "headline"] } }, { type: "text", text: { path: ["content", "body"] } }] } },
+      composition: {
+        root: {
+          type: "container",
+          style: { fontSize: 24 },
+          children: [
+            { type: "text", text: { path: ["content", "headline"] } },
+            { type: "text", text: { path: ["content", "body"] } },
+            { type: "image", assetId: { path: ["content", "banner"] }, visibleWhen: { path: ["content", "banner"], operator: "exists" } },
+          ],
+        },
+      },
       contentFields: [
         { name: "headline", type: "text", label: "Headline", default: "Winter prices" },
         { name: "body", type: "multilineText", label: "Body text", default: "Everything must go." },
+        { name: "banner", type: "image", label: "Banner" },
       ],
     },
   });
   await templates.publish(ctx, seeded.id, 1);
+  const owner = { id: editor.workspaceId, key: (await createKeyAsSystem(ctx, "e2e set-up", ["asset:manage"], null)).secret, baseUrl: baseURL() };
+  const banner = await seedAsset(owner, { kind: "image", filename: "banner.png", mediaType: "image/png", bytes: await solidPng(80, 20, [37, 99, 235]) });
 
   await signIn(page, editor.email, editor.password, "/templates");
   await expect(page.getByRole("button", { name: "Create template" })).toHaveCount(0);
@@ -289,6 +303,16 @@ test("a content editor changes a content field's value, previews, saves and publ
   const previewed = await rendered;
   expect((previewed.request().postDataJSON() as { content: { contentValues: Record<string, string> } }).content.contentValues).toEqual({ headline: "Spring sale" });
   await page.getByRole("textbox", { name: "Body text" }).fill("Ten percent off\nuntil Friday");
+
+  // The banner: an image of the workspace, chosen in the picker.
+  await page.getByRole("button", { name: "Choose image for Banner" }).click();
+  const picker = page.getByRole("dialog", { name: "Choose the image for Banner" });
+  await expect(picker.getByRole("button", { name: /^Use banner\.png/ })).toBeVisible();
+  await checkA11y(page);
+  const withBanner = page.waitForResponse((r) => r.url().includes("/preview") && r.request().method() === "POST" && r.status() === 200);
+  await picker.getByRole("button", { name: /^Use banner\.png/ }).click();
+  expect((await withBanner).request().postDataJSON().content.contentValues).toEqual({ headline: "Spring sale", body: "Ten percent off\nuntil Friday", banner });
+  await expect(page.getByText(`Shows ${banner}`)).toBeVisible();
 
   // Publishing takes the saved draft: save first, then publish.
   await page.getByRole("button", { name: "Save" }).click();

@@ -130,7 +130,7 @@ function ImageField({
           description="Uploaded PNG, JPEG and SVG images of this workspace."
           className="max-w-2xl"
           trigger={
-            <Button {...p} type="button" variant="secondary" disabled={readOnly} className="self-start">
+            <Button {...p} type="button" variant="secondary" disabled={readOnly} className="self-start" aria-label={`${shown ? "Change image" : "Choose image"} for ${field.label}`}>
               <ImageIcon aria-hidden="true" className="size-4" /> {shown ? "Change image" : "Choose image"}
             </Button>
           }
