@@ -118,6 +118,11 @@ describe("data schemas", () => {
     expect(missing.message).toContain("data schema");
     expect(missing.details).toEqual([{ message: expect.stringContaining('required property "customer"') }]);
 
+    // First also before the draft's files are looked up: an image field naming no asset is reported only for good data.
+    const withMissingImage = await createTemplate(w, content({ contentFields: [...fields, { name: "logo", type: "image", label: "Logo", default: "ast_missing" }] }));
+    expect(paths(expectError(await previewHtml(w.key, withMissingImage.id, BAD), 400, "BAD_REQUEST"))).toEqual(BAD_PATHS);
+    expect(paths(expectError(await previewHtml(w.key, withMissingImage.id, GOOD), 400, "ASSET_INVALID"))).toEqual(["contentFields.2.default"]);
+
     const lines = Array.from({ length: 150 }, () => ({ qty: "many" }));
     const capped = expectError(await previewHtml(w.key, t.id, { ...GOOD, lines }), 400, "BAD_REQUEST");
     expect(capped.details).toHaveLength(100);

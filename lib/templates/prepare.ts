@@ -35,6 +35,8 @@ export type PrepareOptions = {
   resources?: TemplateResources;
   /** The template's name: the PDF's title unless settings.title is set (issue 10: document metadata). */
   title?: string;
+  /** The data was already checked against the data schema (a draft's, before its files were looked up). */
+  dataChecked?: boolean;
 };
 
 /**
@@ -42,8 +44,8 @@ export type PrepareOptions = {
  * template's data schema first (400 listing every violation), then its content fields added as
  * `content` and its translation file for `lang` as `localization` (docs/api.md, Content fields).
  */
-export function templateData(content: Pick<ComponentContent, "dataSchema" | "contentFields" | "contentValues" | "translations">, data: Data, lang: string): Data {
-  checkData(content.dataSchema, data);
+export function templateData(content: Pick<ComponentContent, "dataSchema" | "contentFields" | "contentValues" | "translations">, data: Data, lang: string, checked = false): Data {
+  if (!checked) checkData(content.dataSchema, data);
   return localizedData(content.translations, withContent(content, data), lang);
 }
 
@@ -56,7 +58,7 @@ export function templateData(content: Pick<ComponentContent, "dataSchema" | "con
 export function prepareTemplate(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): { document: CallerDocument; assets: AssetRef[] } {
   const { composition, settings } = content;
   const resources = options.resources ?? noResources;
-  const input = templateData(content, data, lang);
+  const input = templateData(content, data, lang, options.dataChecked);
   const { html, images } = expand(
     { root: composition.root, components: composition.components, css: resources.stylesheets, images: imageNames(resources), selectable: new Set(contentImages(content).keys()), lang },
     input,
@@ -114,8 +116,9 @@ export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
   const content = unsaved ?? storedContent(t.draft);
+  checkData(content.dataSchema, data); // first: before the draft's files are looked up
   const resources = await resolveResources(db(), ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(content), contentImages: contentImages(content) });
-  const { document, assets } = prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name });
+  const { document, assets } = prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name, dataChecked: true });
   return { source: "preview", templateId: t.id, document, assets };
 }
 
