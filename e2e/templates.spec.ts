@@ -1,6 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { systemCtx } from "../lib/auth/context";
 import { createKeyAsSystem } from "../lib/keys";
+import { seedAsset, solidPng } from "../lib/testing/template-files";
 import * as templates from "../lib/templates";
 import { baseURL, checkA11y, createPerson, expect, screenshots, signIn, test, type Person } from "./fixtures";
 
@@ -219,24 +220,118 @@ test("a revision conflict between two people: one reloads, then the other overwr
   await b.context.close();
 });
 
-test("a content editor reads the editor and publishes, but cannot change a template", async ({ page }) => {
-  const editor = await createPerson({ role: "content_editor" });
-  const id = await seedTemplate(editor.workspaceId, "Read only here", "Published by a content editor");
-  await signIn(page, editor.email, editor.password, "/templates");
-  await expect(page.getByRole("link", { name: "Read only here" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Create template" })).toHaveCount(0);
-  await page.getByRole("link", { name: "Read only here" }).click();
-  await expect(page.getByText("Your role (content editor) can read this template")).toBeVisible();
-  await expect(composition(page)).toHaveAttribute("contenteditable", "false", { timeout: 30_000 });
-  await expect(page.getByRole("button", { name: "Save" })).toHaveCount(0);
-  await expect(firstPage(page)).toBeVisible({ timeout: 20_000 });
-  await page.getByRole("button", { name: "Publish" }).click();
-  await expect(page.getByText("Published version 1").first()).toBeVisible();
+/** Replaces the whole text of one of the editor's code tabs (opened first), as pasting over it would. */
+async function replaceTab(page: Page, tab: string, text: string) {
+  await page.getByRole("tab", { name: tab }).click();
+  const box = page.getByRole("textbox", { name: tab });
+  await expect(box).toBeVisible({ timeout: 30_000 });
+  await box.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText(text);
+}
+
+test("a member declares a data schema and a content field; the sample data is checked against the schema, and the content form shows the field", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const t = await templates.createTemplate(systemCtx(member.workspaceId, "e2e"), {
+    name: "Order confirmation",
+    content: { composition: { root: { type: "container", children: [{ type: "text", text: { path: ["customer", "name"], fallback: "Someone" } }] } } },
+  });
+  await signIn(page, member.email, member.password, `/templates/${t.id}`);
+  await expect(firstPage(page)).toBeVisible({ timeout: 30_000 });
+  const schema = { type: "object", required: ["customer"], properties: { customer: { type: "object", required: ["name"], properties: { name: { type: "string" } } } } };
+  await replaceTab(page, "Data schema", JSON.stringify(schema, null, 2));
+  await replaceTab(page, "Content fields", JSON.stringify([{ name: "headline", type: "text", label: "Headline", default: "Thank you" }], null, 2));
+
+  // Sample data that breaks the schema: the preview says which value, under Sample data.
+  await replaceTab(page, "Sample data", JSON.stringify({ customer: { name: 5 } }));
+  const problems = page.getByRole("list", { name: "Problems in Sample data" });
+  await expect(problems).toContainText("customer.name", { timeout: 20_000 });
+  await replaceTab(page, "Sample data", JSON.stringify({ customer: { name: "Ada" } }));
+  await expect(problems).toBeHidden({ timeout: 20_000 });
+
+  await page.getByRole("tab", { name: "Content", exact: true }).click();
+  await expect(page.getByRole("textbox", { name: "Headline" })).toHaveAttribute("placeholder", "Thank you");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved revision 2").first()).toBeVisible();
+  await page.getByRole("tab", { name: "Data schema" }).click();
   await checkA11y(page);
-  await screenshots(page, "template-editor-content-editor");
-  // The server refuses the save too, not only the page.
-  const refused = await page.request.put(`/v1/templates/${id}/draft`, { data: { content: { composition: JSON.parse(root("x")) }, expectedRevision: 1 }, headers: { origin: new URL(page.url()).origin } });
+  await screenshots(page, "template-data-schema");
+  const served = await page.request.get(`/v1/templates/${t.id}/data-schema`);
+  expect(await served.json()).toEqual(schema);
+});
+
+test("a content editor changes a content field's value, previews, saves and publishes it, and is refused any other change", async ({ page }) => {
+  const editor = await createPerson({ role: "content_editor" });
+  const ctx = systemCtx(editor.workspaceId, "e2e");
+  const name = "Spring newsletter with a rather long name that has to wrap somewhere on a phone";
+  const seeded = await templates.createTemplate(ctx, {
+    name,
+    content: {
+      composition: {
+        root: {
+          type: "container",
+          style: { fontSize: 24 },
+          children: [
+            { type: "text", text: { path: ["content", "headline"] } },
+            { type: "text", text: { path: ["content", "body"] } },
+            { type: "image", assetId: { path: ["content", "banner"] }, visibleWhen: { path: ["content", "banner"], operator: "exists" } },
+          ],
+        },
+      },
+      contentFields: [
+        { name: "headline", type: "text", label: "Headline", default: "Winter prices" },
+        { name: "body", type: "multilineText", label: "Body text", default: "Everything must go." },
+        { name: "banner", type: "image", label: "Banner" },
+      ],
+    },
+  });
+  await templates.publish(ctx, seeded.id, 1);
+  const owner = { id: editor.workspaceId, key: (await createKeyAsSystem(ctx, "e2e set-up", ["asset:manage"], null)).secret, baseUrl: baseURL() };
+  const banner = await seedAsset(owner, { kind: "image", filename: "banner.png", mediaType: "image/png", bytes: await solidPng(80, 20, [37, 99, 235]) });
+
+  await signIn(page, editor.email, editor.password, "/templates");
+  await expect(page.getByRole("button", { name: "Create template" })).toHaveCount(0);
+  await page.getByRole("link", { name }).click();
+  await expect(page.getByText("Your role (content editor) can change the values on the Content tab")).toBeVisible();
+  // Content editors open on the content form; the preview shows the defaults.
+  const headline = page.getByRole("textbox", { name: "Headline" });
+  await expect(headline).toHaveAttribute("placeholder", "Winter prices");
+  await expect(firstPage(page)).toBeVisible({ timeout: 20_000 });
+
+  const rendered = page.waitForResponse((r) => r.url().includes("/preview") && r.request().method() === "POST" && r.status() === 200);
+  await headline.fill("Spring sale");
+  const previewed = await rendered;
+  expect((previewed.request().postDataJSON() as { content: { contentValues: Record<string, string> } }).content.contentValues).toEqual({ headline: "Spring sale" });
+  await page.getByRole("textbox", { name: "Body text" }).fill("Ten percent off\nuntil Friday");
+
+  // The banner: an image of the workspace, chosen in the picker.
+  await page.getByRole("button", { name: "Choose image for Banner" }).click();
+  const picker = page.getByRole("dialog", { name: "Choose the image for Banner" });
+  await expect(picker.getByRole("button", { name: /^Use banner\.png/ })).toBeVisible();
+  await checkA11y(page);
+  const withBanner = page.waitForResponse((r) => r.url().includes("/preview") && r.request().method() === "POST" && r.status() === 200);
+  await picker.getByRole("button", { name: /^Use banner\.png/ }).click();
+  expect((await withBanner).request().postDataJSON().content.contentValues).toEqual({ headline: "Spring sale", body: "Ten percent off\nuntil Friday", banner });
+  await expect(page.getByText(`Shows ${banner}`)).toBeVisible();
+
+  // Publishing takes the saved draft: save first, then publish.
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Revision 2", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Published version 2").first()).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "template-content-editor");
+
+  // The layout is read only to them, and the server refuses any change but values, naming the scope.
+  await page.getByRole("tab", { name: "composition.json" }).click();
+  await expect(composition(page)).toHaveAttribute("contenteditable", "false", { timeout: 30_000 });
+  const draft = (await (await page.request.get(`/v1/templates/${seeded.id}/draft`)).json()) as { content: { composition: { root: unknown } } };
+  const changed = { ...draft.content, composition: JSON.parse(root("A new layout")) };
+  const refused = await page.request.put(`/v1/templates/${seeded.id}/draft`, { data: { content: changed, expectedRevision: 2 }, headers: { origin: new URL(page.url()).origin } });
   expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("template:write");
+  const versions = (await (await page.request.get(`/v1/templates/${seeded.id}/versions`)).json()) as { items: { version: number; contentOnly: boolean }[] };
+  expect(versions.items.map((v) => [v.version, v.contentOnly])).toEqual([[2, true], [1, false]]);
 });
 
 test("an admin searches, renames and deletes templates from the list", async ({ page }) => {

@@ -19,15 +19,16 @@ import { Select } from "@/components/ui/select";
 import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
-import { fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
+import { formFields, fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
 import { editorLabel, formatWhen, type Editor } from "@/components/editor/format";
+import { ContentForm } from "./content-form";
 import { ImagePicker } from "./image-picker";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
 import { StylesheetList } from "./stylesheet-list";
 import { TranslationFiles } from "./translation-files";
 import type { RenderVersionAction } from "./render-version-form";
 import { VersionHistory } from "./version-history";
-import { useTabSchemas } from "./use-schemas";
+import { dataSchemaForEditor, useTabSchemas } from "./use-schemas";
 
 export type EditorTemplate = {
   id: string;
@@ -44,24 +45,30 @@ export type EditorTemplate = {
 
 type TabId = ContentTab | "data";
 const tabLabels: Record<TabId, string> = {
+  content: "Content",
   composition: "composition.json",
   header: "Page header",
   footer: "Page footer",
   settings: "Page settings",
   stylesheets: "Stylesheets",
   translations: "Translations",
+  dataSchema: "Data schema",
+  contentFields: "Content fields",
   data: "Sample data",
 };
 const tabHints: Record<TabId, string> = {
+  content: "The values of the template's content fields. Save, preview, then publish to make renders use them.",
   composition: "The root component of the layout. Reusable components are kept as they are; change them through the API. Images picks an uploaded image for an image component.",
   header: "Handlebars HTML drawn in the top margin of every page; {{pageNumber}} and {{totalPages}} work here.",
   footer: "Handlebars HTML drawn in the bottom margin of every page; {{pageNumber}} and {{totalPages}} work here.",
   settings: "Page size, margins, locale and document properties.",
   stylesheets: "Tick the stylesheets the template uses; their classes work in className.",
   translations: "One JSON file per language; the file of the render's language is the data's localization.",
+  dataSchema: "A JSON Schema (2020-12 unless $schema says otherwise) of the data: renders, previews and reports check their data against it first. Sample data completes from it.",
+  contentFields: "Fields content editors fill in on the template's page (type text, multilineText or image), read as content.<name>, e.g. {\"path\": [\"content\", \"headline\"]}.",
   data: "The data the preview renders with. It is kept in this browser only, not with the template.",
 };
-const codeTabs: readonly CodeTab[] = ["composition", "header", "footer", "settings"];
+const codeTabs: readonly CodeTab[] = ["composition", "header", "footer", "settings", "dataSchema", "contentFields"];
 const isCodeTab = (t: TabId): t is CodeTab => (codeTabs as readonly string[]).includes(t);
 
 const sampleKey = (id: string) => `folio:sample-data:${id}`;
@@ -69,6 +76,7 @@ const sampleKey = (id: string) => `folio:sample-data:${id}`;
 export function TemplateEditor({
   template,
   canWrite,
+  canContent,
   canPublish,
   role,
   loadImages,
@@ -78,6 +86,8 @@ export function TemplateEditor({
 }: {
   template: EditorTemplate;
   canWrite: boolean;
+  /** Changes content field values (template:content): content editors, and everyone who can write. */
+  canContent: boolean;
   canPublish: boolean;
   role: string;
   loadImages: (input: Record<string, never>) => Promise<ActionResult<ImageChoice[]>>;
@@ -96,7 +106,9 @@ export function TemplateEditor({
   const [tabs, setTabs] = useState<TabTexts>(saved);
   // Sample data lives in this browser, per template (not rendered on the server, so no hydration differs).
   const [dataText, setDataText] = useState(() => (typeof window === "undefined" ? "{}" : (window.localStorage.getItem(sampleKey(template.id)) ?? "{}")));
-  const [active, setActive] = useState<TabId>("composition");
+  const fields = useMemo(() => formFields(tabs.contentFields), [tabs.contentFields]);
+  // Content editors land on the content form; authors on the layout.
+  const [active, setActive] = useState<TabId>(() => (!canWrite && canContent ? "content" : "composition"));
   const [problems, setProblems] = useState<Partial<Record<TabId, Problem[]>>>({});
   const [serverProblems, setServerProblems] = useState<{ path?: string; message: string }[]>([]);
   // What the server's checks (the same as a save's) refused in the live preview, at their paths, while typing.
@@ -107,9 +119,12 @@ export function TemplateEditor({
   // The language the preview renders in: "" is the template's own (page settings).
   const [previewLocale, setPreviewLocale] = useState("");
   const schemas = useTabSchemas();
+  // The sample data completes from and is checked against the data schema being edited, once it parses.
+  const sampleSchema = useMemo(() => dataSchemaForEditor(tabs.dataSchema), [tabs.dataSchema]);
 
   const dirty = !sameTabs(tabs, saved);
   const readOnly = !canWrite;
+  const canSave = canWrite || canContent;
 
   const changeData = (text: string) => {
     setDataText(text);
@@ -133,7 +148,7 @@ export function TemplateEditor({
     saveUrl: draftUrl,
     revisionKey: "draftRevision",
     noun: "template",
-    canWrite,
+    canWrite: canSave,
     dirty,
     content: () => {
       if (built.ok) return built.content;
@@ -189,7 +204,18 @@ export function TemplateEditor({
   const onProblems = (k: TabId) => (p: Problem[]) =>
     setProblems((all) => (JSON.stringify(all[k] ?? []) === JSON.stringify(p) ? all : { ...all, [k]: p }));
 
-  const tabIds: TabId[] = ["composition", "header", "footer", "settings", "stylesheets", "translations", "data"];
+  const setValue = (name: string, value: string | undefined) =>
+    setTabs((t) => {
+      const contentValues = { ...t.contentValues };
+      if (value === undefined) delete contentValues[name];
+      else contentValues[name] = value;
+      return { ...t, contentValues };
+    });
+  const valueErrors = Object.fromEntries(
+    [...serverProblems, ...previewProblems].filter((p) => p.path?.replace(/^content\./, "").startsWith("contentValues.")).map((p) => [p.path!.replace(/^(content\.)?contentValues\./, ""), p.message]),
+  );
+
+  const tabIds: TabId[] = ["content", "composition", "header", "footer", "settings", "stylesheets", "translations", "dataSchema", "contentFields", "data"];
   const problemList = [
     ...(problems[active] ?? []).map((p) => ({ where: `Line ${p.line}`, message: p.message })),
     ...(!built.ok && built.tab === active && built.tab === "translations" ? [{ where: built.locale ?? "", message: built.message }] : []),
@@ -226,12 +252,14 @@ export function TemplateEditor({
               <Upload aria-hidden="true" className="size-4" /> Publish
             </Button>
           )}
-          {canWrite && <SaveButton onSave={save} saving={saving} dirty={dirty} />}
+          {canSave && <SaveButton onSave={save} saving={saving} dirty={dirty} />}
         </div>
       </div>
       {readOnly && (
         <p className="rounded-md border border-accent/30 bg-accent-soft px-4 py-3 text-sm text-gray-900">
-          Your role ({role}) can read this template, preview it and publish the saved draft; it cannot change it.
+          {canContent
+            ? `Your role (${role}) can change the values on the Content tab, preview them, save and publish them; it cannot change the template otherwise.`
+            : `Your role (${role}) can read this template, preview it and publish the saved draft; it cannot change it.`}
         </p>
       )}
       {dirty && canPublish && <p className="text-sm text-gray-700">Publishing takes the saved draft: save your changes first.</p>}
@@ -265,7 +293,11 @@ export function TemplateEditor({
                 )}
               </div>
               <div className="flex h-[28rem] flex-col lg:h-[calc(100vh-22rem)] lg:min-h-[24rem]">
-                {k === "stylesheets" ? (
+                {k === "content" ? (
+                  <div className="h-full overflow-y-auto pr-1">
+                    <ContentForm fields={fields} values={tabs.contentValues} onChange={setValue} readOnly={!canSave} errors={valueErrors} loadImages={loadImages} register={registerAsset} />
+                  </div>
+                ) : k === "stylesheets" ? (
                   <StylesheetList choices={template.stylesheetChoices} folderPath={template.folderPath} value={tabs.stylesheets} onChange={setStylesheets} readOnly={readOnly} />
                 ) : k === "translations" ? (
                   <TranslationFiles
@@ -283,7 +315,7 @@ export function TemplateEditor({
                       language={k === "header" || k === "footer" ? "text" : "json"}
                       value={k === "data" ? dataText : isCodeTab(k) ? tabs[k] : ""}
                       onChange={k === "data" ? changeData : isCodeTab(k) ? setTab(k) : () => {}}
-                      schema={k === "composition" ? schemas?.composition : k === "settings" ? schemas?.settings : undefined}
+                      schema={k === "composition" ? schemas?.composition : k === "settings" ? schemas?.settings : k === "contentFields" ? schemas?.contentFields : k === "data" ? sampleSchema : undefined}
                       readOnly={k === "data" ? false : readOnly}
                       onProblems={onProblems(k)}
                     />

@@ -5,7 +5,7 @@
 import type { JSONSchema7 } from "json-schema";
 import { useEffect, useState } from "react";
 
-export type TabSchemas = { composition: JSONSchema7; settings: JSONSchema7 };
+export type TabSchemas = { composition: JSONSchema7; settings: JSONSchema7; contentFields: JSONSchema7 };
 
 type Schema = JSONSchema7 & { $defs?: Record<string, JSONSchema7> };
 
@@ -43,7 +43,22 @@ export function tabSchemas(served: Schema): TabSchemas {
   return {
     composition: { ...shared, type: "object", properties: { root: root ?? {} }, required: ["root"], additionalProperties: false },
     settings: { ...shared, ...(resolve(content, props.settings as JSONSchema7) ?? {}) },
+    contentFields: { ...shared, ...(resolve(content, props.contentFields as JSONSchema7) ?? {}) },
   };
+}
+
+/**
+ * A template's data schema as the sample data editor checks and completes with it; undefined while
+ * its text is empty or not a JSON object. Pure.
+ */
+export function dataSchemaForEditor(text: string): JSONSchema7 | undefined {
+  if (text.trim() === "") return undefined;
+  try {
+    const s: unknown = JSON.parse(text);
+    return s && typeof s === "object" && !Array.isArray(s) ? asDefinitions(s as Schema) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 let loading: Promise<TabSchemas | null> | undefined;

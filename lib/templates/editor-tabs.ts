@@ -7,17 +7,34 @@ export type Content = {
   composition: Record<string, unknown> & { root?: unknown; header?: string; footer?: string; stylesheets?: string[] };
   settings?: Record<string, unknown>;
   translations?: Record<string, unknown>;
+  /** Issue 25: the data's JSON Schema, content fields and their values (content-extras.ts). */
+  dataSchema?: Record<string, unknown>;
+  contentFields?: unknown[];
+  contentValues?: Record<string, string>;
 };
 
 /** One translation file as the editor holds it: its locale and its JSON text. */
 export type TranslationText = { locale: string; text: string };
 
 /** What each tab edits: the code tabs as text, the ticked stylesheets in order, the translation files. */
-export type Tabs = { composition: string; header: string; footer: string; settings: string; stylesheets: string[]; translations: TranslationText[] };
+export type Tabs = {
+  composition: string;
+  header: string;
+  footer: string;
+  settings: string;
+  stylesheets: string[];
+  translations: TranslationText[];
+  /** The data schema's JSON text; "" for none. */
+  dataSchema: string;
+  /** The content fields' JSON text (an array; "[]" for none). */
+  contentFields: string;
+  /** The values set in the content form, by field name (a field without one shows its default). */
+  contentValues: Record<string, string>;
+};
 /** The tabs shown in a code editor. */
-export type CodeTab = "composition" | "header" | "footer" | "settings";
+export type CodeTab = "composition" | "header" | "footer" | "settings" | "dataSchema" | "contentFields";
 /** Where a problem can be shown. */
-export type TabId = CodeTab | "stylesheets" | "translations";
+export type TabId = CodeTab | "stylesheets" | "translations" | "content";
 
 export const json = (v: unknown) => JSON.stringify(v, null, 2);
 
@@ -30,6 +47,9 @@ export function toTabs(content: Content): Tabs {
     settings: json(content.settings ?? {}),
     stylesheets: [...(c.stylesheets ?? [])],
     translations: Object.entries(content.translations ?? {}).map(([locale, file]) => ({ locale, text: json(file) })),
+    dataSchema: content.dataSchema ? json(content.dataSchema) : "",
+    contentFields: json(content.contentFields ?? []),
+    contentValues: { ...(content.contentValues ?? {}) },
   };
 }
 
@@ -75,6 +95,22 @@ export function fromTabs(tabs: Tabs, stored: Content): Built {
       return { ok: false, tab: "translations", locale: t.locale, message: `Translation ${t.locale} is not valid JSON: ${(e as Error).message}` };
     }
   }
+  let dataSchema: unknown;
+  if (tabs.dataSchema.trim() !== "") {
+    try {
+      dataSchema = JSON.parse(tabs.dataSchema);
+    } catch (e) {
+      return { ok: false, tab: "dataSchema", message: `The data schema is not valid JSON: ${(e as Error).message}` };
+    }
+    if (!isObject(dataSchema)) return { ok: false, tab: "dataSchema", message: "The data schema must be a JSON object (a JSON Schema)" };
+  }
+  let fields: unknown;
+  try {
+    fields = JSON.parse(tabs.contentFields);
+  } catch (e) {
+    return { ok: false, tab: "contentFields", message: `Content fields are not valid JSON: ${(e as Error).message}` };
+  }
+  if (!Array.isArray(fields)) return { ok: false, tab: "contentFields", message: "Content fields must be a JSON array of fields" };
   const { header: _h, footer: _f, stylesheets: _s, ...kept } = stored.composition ?? {};
   const composition: Content["composition"] = { ...kept, root };
   if (tabs.stylesheets.length) composition.stylesheets = [...tabs.stylesheets];
@@ -84,7 +120,27 @@ export function fromTabs(tabs: Tabs, stored: Content): Built {
   const emptySettings = isObject(settings) && Object.keys(settings).length === 0;
   if (!(emptySettings && stored.settings === undefined)) content.settings = settings as Record<string, unknown>;
   if (tabs.translations.length) content.translations = translations;
+  if (dataSchema !== undefined) content.dataSchema = dataSchema as Record<string, unknown>;
+  if (fields.length) content.contentFields = fields;
+  // A removed field's value goes with it.
+  const names = new Set(fields.map((f) => (isObject(f) ? f.name : undefined)));
+  const values = Object.entries(tabs.contentValues).filter(([name]) => names.has(name));
+  if (values.length) content.contentValues = Object.fromEntries(values);
   return { ok: true, content };
+}
+
+/** The declared fields the content form shows: those of the tab's JSON that are well formed; none while it does not parse. */
+export function formFields(contentFields: string): { name: string; type: "text" | "multilineText" | "image"; label: string; default?: string }[] {
+  try {
+    const parsed: unknown = JSON.parse(contentFields);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter(
+      (f): f is { name: string; type: "text" | "multilineText" | "image"; label: string; default?: string } =>
+        isObject(f) && typeof f.name === "string" && typeof f.label === "string" && ["text", "multilineText", "image"].includes(f.type as string) && (f.default === undefined || typeof f.default === "string"),
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** Sample data: a JSON object, or why it is not one. */
@@ -112,6 +168,9 @@ export function tabOfPath(path: string | undefined): TabId | "data" | undefined 
   if (p.startsWith("composition.") || p === "composition") return "composition";
   if (p.startsWith("settings")) return "settings";
   if (p.startsWith("translations")) return "translations";
+  if (p.startsWith("dataSchema")) return "dataSchema";
+  if (p.startsWith("contentFields")) return "contentFields";
+  if (p.startsWith("contentValues")) return "content";
   if (path.startsWith("data")) return "data";
   // A binding's path names data ("customer.name"): the sample data lacks it.
   return "data";

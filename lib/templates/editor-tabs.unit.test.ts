@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, translationLocaleProblem, type Content } from "./editor-tabs";
+import { formFields, fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, translationLocaleProblem, type Content } from "./editor-tabs";
 import { imageSlots, withImageAsset, withNewImage } from "./editor-images";
 
 const stored: Content = {
@@ -104,5 +104,40 @@ describe("the image picker over composition.json", () => {
     expect(imageSlots(added.text)!.at(-1)).toEqual({ path: "root.children.2", assetId: "ast_c" });
     const wrapped = withNewImage(JSON.stringify({ root: { type: "text", text: "t" } }), "ast_c")!;
     expect(JSON.parse(wrapped.text)).toEqual({ root: { type: "container", children: [{ type: "text", text: "t" }, { type: "image", assetId: "ast_c", width: 160 }] } });
+  });
+});
+
+describe("data schema, content fields and values in the tabs", () => {
+  const stored: Content = {
+    composition: { root: { type: "text", text: { path: ["content", "headline"] } } },
+    dataSchema: { type: "object" },
+    contentFields: [
+      { name: "headline", type: "text", label: "Headline" },
+      { name: "logo", type: "image", label: "Logo" },
+    ],
+    contentValues: { headline: "Hi", logo: "ast_1" },
+  };
+
+  it("round-trips, and a removed field's value goes with it", () => {
+    const tabs = toTabs(stored);
+    expect(tabs.dataSchema).toBe('{\n  "type": "object"\n}');
+    expect(fromTabs(tabs, stored)).toEqual({ ok: true, content: stored });
+    const fewer = fromTabs({ ...tabs, contentFields: JSON.stringify([{ name: "headline", type: "text", label: "Headline" }]) }, stored);
+    expect(fewer.ok && fewer.content.contentValues).toEqual({ headline: "Hi" });
+    const none = fromTabs({ ...tabs, dataSchema: "", contentFields: "[]" }, stored);
+    expect(none.ok && Object.keys(none.content)).toEqual(["composition"]);
+  });
+
+  it("names the tab of a schema or fields that do not parse, and of server problems", () => {
+    expect(fromTabs({ ...toTabs(stored), dataSchema: "[1]" }, stored)).toMatchObject({ ok: false, tab: "dataSchema" });
+    expect(fromTabs({ ...toTabs(stored), contentFields: "{" }, stored)).toMatchObject({ ok: false, tab: "contentFields" });
+    expect(tabOfPath("content.dataSchema.properties.a.$ref")).toBe("dataSchema");
+    expect(tabOfPath("content.contentFields.0.name")).toBe("contentFields");
+    expect(tabOfPath("contentValues.logo")).toBe("content");
+  });
+
+  it("offers the well-formed fields to the content form", () => {
+    expect(formFields('[{"name":"a","type":"text","label":"A"},{"name":"b","type":"video","label":"B"},7]').map((f) => f.name)).toEqual(["a"]);
+    expect(formFields("not json")).toEqual([]);
   });
 });

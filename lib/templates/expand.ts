@@ -23,6 +23,8 @@ export type ExpandInput = {
    * (resources.ts), which refuses a literal ID that names no ready image.
    */
   images?: ReadonlyMap<string, string>;
+  /** Asset IDs a binding may select besides those image components name literally: the content fields' images. */
+  selectable?: ReadonlySet<string>;
   /** The render language: the default locale of formats, and `<html lang>`. */
   lang: string;
   /** Node documents: a binding in any value (text, mixed part, column value, image assetId) answers 400. */
@@ -241,9 +243,10 @@ class Expansion {
       const path = joinPath(this.baseAt(id, at), id.path);
       id = this.binding(id, scope, at);
       if (id === "") return; // a data error, reported with the others
-      // spec: a binding can only select an image the template also names literally elsewhere.
+      // spec: a binding can only select an image the template also names literally elsewhere
+      // (or, issue 25, that one of its image content fields holds).
       if (!this.namedAssets().has(id)) {
-        const message = `selects image ${quote(id)}, which no image component of the template names literally`;
+        const message = `selects image ${quote(id)}, which no image component or image content field of the template names`;
         throw new AppError("ASSET_INVALID", `The image binding at ${path} ${message}`, { details: [{ path, message }] });
       }
     }
@@ -257,7 +260,7 @@ class Expansion {
 
   private namedAssets(): Set<string> {
     if (!this.literalAssets) {
-      const ids = new Set<string>();
+      const ids = new Set<string>(this.input.selectable);
       forEachComponent(this.input, (n) => {
         if (n.type === "image" && typeof n.assetId === "string") ids.add(n.assetId);
       });

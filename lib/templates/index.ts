@@ -6,7 +6,7 @@
 import { ZodError } from "zod";
 import { lockAssetStorage, releaseUnusedBlobs } from "../assets";
 import { recordAudit } from "../audit";
-import { actorRef, requireScope, type Ctx } from "../auth/context";
+import { actorRef, hasScope, requireScope, type Ctx } from "../auth/context";
 import { db, withTx } from "../db/client";
 import { newId } from "../db/ids";
 import type { TemplateRevisionRow, TemplateRow, TemplateVersionRow } from "../db/schema";
@@ -17,6 +17,7 @@ import { contentBytes } from "./prepare";
 import * as repo from "./repository";
 import { blobsOf, resolveResources, usesFiles } from "./resources";
 import { ComponentContent } from "./schema";
+import { changesValuesOnly, contentImages } from "./content-extras";
 import type { CreateTemplateInput, Draft, Editor, ListTemplatesQuery, Revision, Template, TemplateVersion, UpdateTemplateInput } from "./schemas";
 
 export {
@@ -90,6 +91,7 @@ export function toVersion(v: TemplateVersionRow, withContent: boolean): Template
     revision: v.revision,
     name: v.name,
     kind: v.kind,
+    contentOnly: v.contentOnly,
     createdAt: v.createdAt.toISOString(),
   };
   if (withContent) out.content = v.content;
@@ -193,12 +195,26 @@ export async function getDraft(ctx: Ctx, id: string): Promise<Draft> {
   return toDraft(await templateRow(ctx, id));
 }
 
-/** Saves the draft when expectedRevision is current (draftRevision + 1), else 409 CONFLICT. */
+/**
+ * A content editor: changes content field values (template:content) but nothing else of a template
+ * (no template:write). spec: Roles: content editors "publish only content changes".
+ */
+export const isContentEditor = (ctx: Ctx) => !hasScope(ctx, "template:write") && hasScope(ctx, "template:content");
+
+/**
+ * Saves the draft when expectedRevision is current (draftRevision + 1), else 409 CONFLICT. A
+ * content editor's save may change only content field values: anything else answers 403 naming
+ * template:write. The revision check keeps the comparison honest: the draft compared is the one
+ * the save replaces, or the save answers 409.
+ */
 export async function saveDraft(ctx: Ctx, id: string, input: { content: unknown; expectedRevision: number }): Promise<Draft> {
-  requireScope(ctx, "template:write");
+  if (!isContentEditor(ctx)) requireScope(ctx, "template:write");
   const current = await templateRow(ctx, id);
   refuseHandlebars(current.kind);
   const content = parseContent(input.content);
+  if (isContentEditor(ctx) && !changesValuesOnly(current.draft, content)) {
+    requireScope(ctx, "template:write", "change a template beyond the values of its content fields");
+  }
   return withTx(async (tx) => {
     const t = await repo.saveDraft(tx, ctx.workspaceId, id, input.expectedRevision, content);
     if (!t) throw await staleOrMissing(ctx, id, input.expectedRevision);
@@ -257,8 +273,15 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
       throw conflict(`The draft is at revision ${t.draftRevision}, not ${expectedRevision}; review it and publish again`);
     }
     const content = ComponentContent.parse(t.draft);
-    if (usesFiles(content.composition)) await lockAssetStorage(tx, ctx.workspaceId);
-    const resources = await resolveResources(tx, ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(t.draft) });
+    const previous = await repo.newestVersionContent(tx, id);
+    const contentOnly = previous !== undefined && changesValuesOnly(previous, t.draft);
+    if (isContentEditor(ctx) && !contentOnly) {
+      const action = previous === undefined ? "publish a template's first version" : "publish a draft that changes more than the values of content fields";
+      requireScope(ctx, "template:write", action);
+    }
+    const images = contentImages(content);
+    if (usesFiles(content.composition) || images.size > 0) await lockAssetStorage(tx, ctx.workspaceId);
+    const resources = await resolveResources(tx, ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(t.draft), contentImages: images });
     const blobs = blobsOf(resources);
     const held = await repo.lockBlobs(tx, ctx.workspaceId, blobs);
     const gone = [...new Map([...resources.files, ...Object.values(resources.images)].map((f) => [f.sha256, f])).values()].filter((f) => !held.has(f.sha256));
@@ -278,9 +301,10 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
       kind: t.kind,
       content: t.draft,
       resources,
+      contentOnly,
     });
     await repo.insertVersionBlobs(tx, v.id, ctx.workspaceId, blobs);
-    await recordAudit(tx, ctx, "template.publish", { type: "template", id }, { versionId: v.id, version: v.version, revision: v.revision });
+    await recordAudit(tx, ctx, "template.publish", { type: "template", id }, { versionId: v.id, version: v.version, revision: v.revision, contentOnly });
     return toVersion(v, false);
   });
 }
@@ -309,4 +333,24 @@ export async function templateNames(ctx: Ctx, ids: readonly string[]): Promise<M
   if (unique.length === 0) return new Map();
   const rows = await repo.findTemplateNames(db(), ctx.workspaceId, unique);
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** A content's data schema as served: the schema itself, or {} (any data) when none is declared. */
+function dataSchemaOf(content: Record<string, unknown>): Record<string, unknown> {
+  const s = content.dataSchema;
+  return s && typeof s === "object" && !Array.isArray(s) ? (s as Record<string, unknown>) : {};
+}
+
+/** The data schema of a template's current draft (template:read: spec Scopes, "read their data schemas"). */
+export async function getDraftDataSchema(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+  requireScope(ctx, "template:read");
+  return dataSchemaOf((await templateRow(ctx, id)).draft);
+}
+
+/** The data schema a published version checks data against. */
+export async function getVersionDataSchema(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+  requireScope(ctx, "template:read");
+  const v = await repo.findVersion(db(), ctx.workspaceId, id);
+  if (!v) throw notFound("template version", id);
+  return dataSchemaOf(v.content);
 }

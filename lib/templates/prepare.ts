@@ -15,6 +15,8 @@ import * as repo from "./repository";
 import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
 import { ComponentContent, type NodeDocument } from "./schema";
 import { localizedData } from "./translations";
+import { contentImages, withContent } from "./content-extras";
+import { checkData } from "./data-schema";
 
 /** What a render of a template or node document stores: the final document, the files it loads and where it came from. */
 export type PreparedSource = {
@@ -33,7 +35,19 @@ export type PrepareOptions = {
   resources?: TemplateResources;
   /** The template's name: the PDF's title unless settings.title is set (issue 10: document metadata). */
   title?: string;
+  /** The data was already checked against the data schema (a draft's, before its files were looked up). */
+  dataChecked?: boolean;
 };
+
+/**
+ * The data a template of any kind renders with (issue 25): the caller's data checked against the
+ * template's data schema first (400 listing every violation), then its content fields added as
+ * `content` and its translation file for `lang` as `localization` (docs/api.md, Content fields).
+ */
+export function templateData(content: Pick<ComponentContent, "dataSchema" | "contentFields" | "contentValues" | "translations">, data: Data, lang: string, checked = false): Data {
+  if (!checked) checkData(content.dataSchema, data);
+  return localizedData(content.translations, withContent(content, data), lang);
+}
 
 /**
  * Expands component content with data in the render language `lang` (spec: Values and bindings >
@@ -44,9 +58,9 @@ export type PrepareOptions = {
 export function prepareTemplate(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): { document: CallerDocument; assets: AssetRef[] } {
   const { composition, settings } = content;
   const resources = options.resources ?? noResources;
-  const input = localizedData(content.translations, data, lang);
+  const input = templateData(content, data, lang, options.dataChecked);
   const { html, images } = expand(
-    { root: composition.root, components: composition.components, css: resources.stylesheets, images: imageNames(resources), lang },
+    { root: composition.root, components: composition.components, css: resources.stylesheets, images: imageNames(resources), selectable: new Set(contentImages(content).keys()), lang },
     input,
   );
   const doc: CallerDocument = { html, settings: { ...settings, locale: lang } };
@@ -102,8 +116,9 @@ export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
   const content = unsaved ?? storedContent(t.draft);
-  const resources = await resolveResources(db(), ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(content) });
-  const { document, assets } = prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name });
+  checkData(content.dataSchema, data); // first: before the draft's files are looked up
+  const resources = await resolveResources(db(), ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(content), contentImages: contentImages(content) });
+  const { document, assets } = prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name, dataChecked: true });
   return { source: "preview", templateId: t.id, document, assets };
 }
 

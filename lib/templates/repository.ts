@@ -81,6 +81,17 @@ export async function nextVersion(ex: Executor, templateId: string): Promise<num
   return (r?.v ?? 0) + 1;
 }
 
+/** A template's newest version's content (publishing compares the draft with it), undefined before the first. */
+export async function newestVersionContent(ex: Executor, templateId: string): Promise<Record<string, unknown> | undefined> {
+  const [v] = await ex
+    .select({ content: templateVersions.content })
+    .from(templateVersions)
+    .where(eq(templateVersions.templateId, templateId))
+    .orderBy(desc(templateVersions.version))
+    .limit(1);
+  return v?.content;
+}
+
 export async function insertVersion(ex: Executor, row: typeof templateVersions.$inferInsert) {
   const [v] = await ex.insert(templateVersions).values(row).returning();
   return v!;

@@ -58,10 +58,10 @@ export async function resolveResources(
   workspaceId: string,
   folderId: string | null,
   tree: Tree,
-  options: { prefix: string; contentBytes: number },
+  options: { prefix: string; contentBytes: number; contentImages?: ReadonlyMap<string, string> },
 ): Promise<TemplateResources> {
   const lookup = (ids: string[]): Promise<AssetInfo[]> => repo.findAssets(ex, workspaceId, ids);
-  const images = await resolveImages(workspaceId, tree, options.prefix, lookup);
+  const images = await resolveImages(workspaceId, tree, options.prefix, lookup, options.contentImages);
   const sheets = await loadStylesheets(ex, workspaceId, folderId, tree.stylesheets ?? [], lookup, `${options.prefix}.stylesheets`);
   if (options.contentBytes + sheets.sourceBytes > STYLESHEET_LIMITS.sourceBytes) throw sourceLimitExceeded();
   const resources: TemplateResources = { stylesheets: sheets.css, files: sheets.assets, images };
@@ -88,8 +88,10 @@ function literalImages(tree: Tree, prefix: string): Map<string, string> {
   return found;
 }
 
-async function resolveImages(workspaceId: string, tree: Tree, prefix: string, lookup: (ids: string[]) => Promise<AssetInfo[]>) {
+async function resolveImages(workspaceId: string, tree: Tree, prefix: string, lookup: (ids: string[]) => Promise<AssetInfo[]>, contentImages?: ReadonlyMap<string, string>) {
   const named = literalImages(tree, prefix);
+  // Content fields' images (issue 25): shown by bindings to content.<name>, resolved and copied like literal ones.
+  for (const [id, path] of contentImages ?? []) if (!named.has(id)) named.set(id, path);
   if (named.size === 0) return {};
   const found = new Map((await lookup([...named.keys()])).map((a) => [a.id, a]));
   const problems: ErrorDetail[] = [];

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { named } from "../json-schema";
 import { JsonObject, Locale, PageSettings } from "../documents/page-settings";
+import { checkContentExtras, templateContentExtras } from "./content-extras";
 
 export { definitions } from "../json-schema";
 
@@ -414,11 +415,13 @@ export const Translations = named(
 );
 export type Translations = z.infer<typeof Translations>;
 
-/** The content of a component template: composition, page settings and translation files. */
+/** The content of a component template: composition, page settings, translation files, and the extras every kind has. */
 export const ComponentContent = z
-  .strictObject({ composition: Composition, settings: PageSettings.optional(), translations: Translations.optional() })
+  .strictObject({ composition: Composition, settings: PageSettings.optional(), translations: Translations.optional(), ...templateContentExtras })
+  .superRefine(checkContentExtras)
   .meta({
-    description: "The content of a component template: the composition, its page settings and its translation files.",
+    description:
+      "The content of a component template: the composition, its page settings, its translation files, a JSON Schema of its data (dataSchema), and content fields (contentFields) with their values (contentValues), read as content.<name>.",
     examples: [{ composition: { root: { type: "text", text: "Hello" } }, settings: { locale: "de-DE" } }],
   });
 export type ComponentContent = z.infer<typeof ComponentContent>;

@@ -549,11 +549,11 @@ describe("componentTemplateJsonSchema", () => {
     settings: { pageSize: { widthMm: 210, heightMm: 297 }, margins: { topMm: 15, bottomMm: 15 }, locale: "de-CH" },
   };
 
-  it("is a draft 2020-12 object schema of {composition, settings?, translations?} that survives JSON", () => {
+  it("is a draft 2020-12 object schema of {composition, settings?, translations?, dataSchema?, contentFields?, contentValues?} that survives JSON", () => {
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
     expect(schema).toMatchObject({ type: "object", required: ["composition"], additionalProperties: false });
     const props = schema.properties as Record<string, Json>;
-    expect(Object.keys(props).sort()).toEqual(["composition", "settings", "translations"]);
+    expect(Object.keys(props).sort()).toEqual(["composition", "contentFields", "contentValues", "dataSchema", "settings", "translations"]);
     const composition = deref(schema, props.composition!);
     expect(composition).toMatchObject({ type: "object", required: ["root"], additionalProperties: false });
     expect(Object.keys(composition.properties as Json).sort()).toEqual(["components", "footer", "header", "root", "stylesheets"]);

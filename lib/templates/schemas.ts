@@ -62,6 +62,8 @@ export type TemplateVersion = {
   revision: number;
   name: string;
   kind: "component" | "handlebars";
+  /** Whether it changed only content field values from the version before it (issue 25). */
+  contentOnly: boolean;
   createdAt: string;
   content?: Record<string, unknown>;
 };

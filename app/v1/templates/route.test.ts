@@ -463,6 +463,8 @@ describe("scopes of the template endpoints", () => {
     { name: "GET /v1/templates/{id}/versions", scope: "template:read", send: (key, { tpl }) => api(`/v1/templates/${tpl}/versions`, { key }) },
     { name: "GET /v1/template-versions/{id}", scope: "template:read", send: (key, { tv }) => api(`/v1/template-versions/${tv}`, { key }) },
     { name: "GET /v1/templates/schema", scope: "template:read", send: (key) => api("/v1/templates/schema", { key }) },
+    { name: "GET /v1/templates/{id}/data-schema", scope: "template:read", send: (key, { tpl }) => api(`/v1/templates/${tpl}/data-schema`, { key }) },
+    { name: "GET /v1/template-versions/{id}/data-schema", scope: "template:read", send: (key, { tv }) => api(`/v1/template-versions/${tv}/data-schema`, { key }) },
   ];
 
   it("answers 403 naming the scope a key lacks, for every endpoint, and changes nothing", async () => {

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 import { workspaceFolders } from "./workspace-files";
 import { workspaces } from "./workspaces";
@@ -64,6 +64,12 @@ export const templateVersions = pgTable(
      * change no published version. Null for versions published before files existed.
      */
     resources: jsonb("resources").$type<Record<string, unknown>>(),
+    /**
+     * Whether its content differs from the version before it only in content field values
+     * (contentValues), as content editors may publish (issue 25); false for a first version and
+     * for versions published before the flag existed.
+     */
+    contentOnly: boolean("content_only").notNull().default(false),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [

@@ -50,6 +50,7 @@ export default async function TemplateEditorPage({ params }: { params: Promise<{
         loadImages={imageChoicesAction}
         registerAsset={can(s, "asset:manage") || can(s, "template:content") ? registerAssetAction : undefined}
         canWrite={can(s, "template:write")}
+        canContent={can(s, "template:write") || can(s, "template:content")}
         canPublish={can(s, "template:publish")}
         role={roleLabels[s.role]}
         publicUrl={config().PUBLIC_URL}

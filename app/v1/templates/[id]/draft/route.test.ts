@@ -100,7 +100,7 @@ describe("GET and PUT /v1/templates/{id}/draft", () => {
     expect((e2 as { current?: Record<string, unknown> }).current).toMatchObject({ draftRevision: 4, savedBy: { type: "apiKey", id: w.keyId, name: "test key" } });
   });
 
-  it("a content editor's session reads the draft but cannot save it", async () => {
+  it("a content editor's session reads the draft but cannot save a change beyond content field values", async () => {
     const w = await createTestWorkspace();
     const t = await create(w);
     const editor = await w.signIn("content_editor");

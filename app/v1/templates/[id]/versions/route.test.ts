@@ -50,6 +50,7 @@ describe("POST /v1/templates/{id}/versions", () => {
       revision: 3,
       name: "Published",
       kind: "component",
+      contentOnly: false,
       createdAt: expect.stringMatching(ISO),
     });
     expect(Math.abs(Date.parse(res.body.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -232,6 +233,7 @@ describe("GET /v1/templates/{id}/versions", () => {
         revision: v.version,
         name: "Paged",
         kind: "component",
+        contentOnly: false,
         createdAt: expect.stringMatching(ISO),
       });
       const full = await getVersion(w, v.id);

@@ -1,0 +1,1 @@
+ALTER TABLE "template_versions" ADD COLUMN "content_only" boolean DEFAULT false NOT NULL;
