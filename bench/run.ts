@@ -212,7 +212,7 @@ async function main() {
     const version = await api(`/v1/templates/${template.id as string}/versions`, { expectedRevision: 1 });
     const { prepareDocument } = await import("../lib/templates/prepare");
     const { ComponentContent } = await import("../lib/templates/schema");
-    const finalDocument = prepareDocument(ComponentContent.parse(content), data, "de-CH");
+    const finalDocument = await prepareDocument(ComponentContent.parse(content), data, "de-CH");
     const n = quick ? 10 : 30;
     const asDocument = renderThroughApi({ document: finalDocument });
     const asTemplate = renderThroughApi({ templateVersionId: version.id, data });
