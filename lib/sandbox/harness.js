@@ -96,6 +96,9 @@
       if (/call stack/i.test(m)) return new Fault("LIMIT_EXCEEDED", file, "calls nest too deeply (a partial or helper that calls itself without end?)");
       if (/string length|array length|allocation/i.test(m)) return new Fault("LIMIT_EXCEEDED", file, "the output grew past the largest string the engine holds");
     }
+    // isolated-vm refuses to compile code longer than an eighth of the isolate's memory limit:
+    // Handlebars compiles each template to a function, and a very large template hits that.
+    if (e instanceof EvalError && /code generation/i.test(toStr(e.message))) return new Fault("LIMIT_EXCEEDED", file, "the template compiles to more code than the sandbox allows");
     return new Fault("BAD_REQUEST", file, describe(e));
   }
 
