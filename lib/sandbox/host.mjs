@@ -51,11 +51,33 @@ function giveBack(isolate) {
   if (idle.length < IDLE_ISOLATES && heap < REUSE_HEAP_BYTES) idle.push(isolate);
   else isolate.dispose();
 }
-// why refill at once: the run after a limit-killed one must not pay for the new isolate.
+// why refill at once, and warm: the run after a limit-killed one must not pay for the new isolate,
+// nor for compiling Handlebars' paths in it (compiled code is the isolate's, shared by its contexts).
+const WARM_UP = `__folio.begin("warm", '{"a":[{"b":1,"c":"x"}]}'); __folio.render("{{#each a}}{{b}}{{#if c}}{{c}}{{else}}-{{/if}}{{/each}}{{> p}}", { p: "{{a.length}}" }, false, false);`;
+let refilling = false;
+// why only while no job runs: making an isolate blocks this process's thread for tens of
+// milliseconds, which a job arriving just then would wait for; jobs use the spare meanwhile.
 function refill() {
-  setImmediate(() => {
-    if (idle.length < IDLE_ISOLATES) idle.push(newIsolate());
-  });
+  if (refilling) return;
+  refilling = true;
+  const next = () => {
+    if (idle.length >= IDLE_ISOLATES) {
+      refilling = false;
+      return;
+    }
+    if (running.size > 0) return void setTimeout(next, 5);
+    const isolate = newIsolate();
+    isolate
+      .createContext()
+      .then(async (context) => {
+        await context.eval(WARM_UP, { timeout: CPU_MS });
+        context.release();
+        idle.push(isolate);
+      })
+      .catch(() => isolate.dispose())
+      .finally(() => setTimeout(next, 0));
+  };
+  setTimeout(next, 0);
 }
 
 class Fault extends Error {
