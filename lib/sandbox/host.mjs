@@ -240,7 +240,8 @@ async function runJob(job) {
   try {
     if (job.scripts?.length) await runScripts(isolate, job, out);
     for (const spec of job.steps) await runStep(isolate, job, spec, out);
-    return out;
+    // Without scripts the data is the caller's own: not copied back.
+    return job.scripts?.length ? out : { ...out, data: undefined };
   } catch (e) {
     if (e instanceof Fault) {
       const error = { code: e.code, file: e.file, message: e.message, console: out.console };

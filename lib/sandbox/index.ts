@@ -65,8 +65,14 @@ export async function runSandbox(job: SandboxJob, signal?: AbortSignal): Promise
   }
   const sent = { helpers: job.helpers, partials: job.partials, scripts: job.scripts, steps: job.steps.map((s) => ({ name: s.name, source: s.source })), data, restricted: !!job.restricted };
   const steps = job.steps.length + (job.scripts?.length ? 1 : 0);
-  const reply = await sandboxProcess().run(sent, steps, signal);
-  return { outputs: reply.outputs, data: reply.data === undefined ? undefined : JSON.parse(reply.data), console: reply.console };
+  let reply: Extract<Reply, { ok: true }>["value"];
+  try {
+    reply = await sandboxProcess().run(sent, steps, signal);
+  } catch (e) {
+    throw isFailure(e) ? toAppError(e) : e;
+  }
+  // Without scripts the process sends no data back: the steps saw the caller's.
+  return { outputs: reply.outputs, data: reply.data === undefined ? job.data : JSON.parse(reply.data), console: reply.console };
 }
 
 /** The nesting depth of arrays and objects in `value`, counted without recursion and stopping past `max`. */
@@ -83,6 +89,16 @@ export function dataDepth(value: unknown, max: number): number {
   }
   return deepest;
 }
+
+/**
+ * What the process object rejects with: plain data, turned into an AppError by runSandbox.
+ * why not an AppError at once: the process object is shared through globalThis by every copy of
+ * this module in a process (the web server's own and Next.js's bundles), and an AppError of one
+ * copy is not an instance of another copy's class, which would make the route answer 500.
+ */
+type Failure = { sandboxFailure: true; code: string; file: string; message: string };
+const failure = (code: string, file: string, message: string): Failure => ({ sandboxFailure: true, code, file, message });
+const isFailure = (e: unknown): e is Failure => typeof e === "object" && e !== null && (e as Failure).sandboxFailure === true;
 
 type Reply = { ready: true } | { id: number; ok: true; value: { outputs: Record<string, string>; data?: string; console: SandboxConsoleEntry[] } } | { id: number; ok: false; error: { code: string; file: string; message: string } };
 type Pending = { resolve: (v: Extract<Reply, { ok: true }>["value"]) => void; reject: (e: unknown) => void; done: () => void };
@@ -165,14 +181,14 @@ class SandboxProcess {
       if (!p) return;
       this.settle(m.id);
       if (m.ok) p.resolve(m.value);
-      else p.reject(toAppError(m.error));
+      else p.reject(failure(m.error.code, m.error.file, m.error.message));
     });
     child.on("close", (code, sig) => {
       if (this.child !== child) return;
       this.child = undefined;
       this.ready = undefined;
       if (this.pending.size) log().warn({ code, signal: sig }, "sandbox process stopped");
-      const err = new AppError("INTERNAL", "The sandbox stopped while it ran this step; try again", { retryable: true });
+      const err = failure("STOPPED", "", "The sandbox stopped while it ran this step; try again");
       for (const id of [...this.pending.keys()]) {
         const p = this.pending.get(id)!;
         this.settle(id);
@@ -217,7 +233,7 @@ class SandboxProcess {
       child.send({ id, job }, (err) => {
         if (err && this.pending.has(id)) {
           this.settle(id);
-          reject(new AppError("INTERNAL", `The sandbox could not be reached: ${err.message}`, { retryable: true }));
+          reject(failure("STOPPED", "", `The sandbox could not be reached: ${err.message}`));
         }
       });
     });
@@ -246,7 +262,8 @@ class SandboxProcess {
   }
 }
 
-function toAppError(e: { code: string; file: string; message: string }): AppError {
+function toAppError(e: Failure): AppError {
+  if (e.code === "STOPPED") return new AppError("INTERNAL", e.message, { retryable: true });
   const code = e.code === "LIMIT_EXCEEDED" || e.code === "BAD_REQUEST" ? e.code : "INTERNAL";
   if (code === "INTERNAL") return new AppError("INTERNAL", `The sandbox failed: ${e.message}`);
   const message = `${e.file}: ${e.message}`;

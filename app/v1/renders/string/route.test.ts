@@ -2,10 +2,13 @@
  * POST /v1/renders/string (spec: Endpoints; decisions.md): a Handlebars template with data and
  * partials expanded in the sandbox into {html}; nothing stored or counted; body up to 1,000,000 bytes.
  */
+import fs from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
+import { findSystemUser } from "@/lib/private-files";
 import { renders } from "@/lib/db/schema";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
@@ -77,5 +80,36 @@ describe("POST /v1/renders/string", () => {
       req.flushHeaders();
     });
     expect(status).toBe(413);
+  });
+
+  it("runs in the web server's sandbox process, which holds none of the server's settings and runs as the render user", async () => {
+    const w = await createTestWorkspace();
+    expect((await renderString(w.key, { template: "{{a}}", data: { a: 1 } })).body).toEqual({ html: "1" });
+    const read = (pid: string, file: string) => fs.readFileSync(`/proc/${pid}/${file}`, "utf8");
+    const host = path.resolve("lib/sandbox/host.mjs");
+    // The sandbox processes whose parent is this file's web server (its DATA_DIR tells it apart).
+    const ours = fs.readdirSync("/proc").filter((pid) => {
+      if (!/^\d+$/.test(pid)) return false;
+      try {
+        if (!read(pid, "cmdline").split("\0").includes(host)) return false;
+        const parent = /^PPid:\s+(\d+)$/m.exec(read(pid, "status"))![1]!;
+        return read(parent, "environ").split("\0").includes(`DATA_DIR=${inject("dataDir")}`);
+      } catch {
+        return false; // a process that ended meanwhile
+      }
+    });
+    expect(ours).toHaveLength(1);
+    const pid = ours[0]!;
+    const parentEnv = read(/^PPid:\s+(\d+)$/m.exec(read(pid, "status"))![1]!, "environ");
+    expect(parentEnv).toContain("DATABASE_URL=");
+    const env = read(pid, "environ").split("\0").filter(Boolean);
+    expect(env.map((e) => e.split("=")[0]).sort()).toEqual(["LANG", "NODE_CHANNEL_FD", "NODE_CHANNEL_SERIALIZATION_MODE", "PATH"]);
+    const status = read(pid, "status");
+    expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+    expect(status).toMatch(/^CapEff:\s+0+$/m);
+    if (process.getuid!() === 0) {
+      const uid = findSystemUser(inject("serverEnv").CHROMIUM_USER ?? "folio-render")!.uid;
+      expect(status).toMatch(new RegExp(`^Uid:\\s+${uid}\\s+${uid}\\s+${uid}\\s+${uid}$`, "m"));
+    }
   });
 });
