@@ -237,6 +237,20 @@
     }
   }
 
+  /** Parses a step's template and partials and counts them, running nothing (a save's syntax check). */
+  function check(source, partials, restricted) {
+    const file = state.step;
+    try {
+      const hb = HB.create();
+      const budget = { nodes: 0 };
+      parseTemplate(hb, source, file, budget, restricted);
+      if (!restricted && partials) for (const name of ownNames(partials)) parseTemplate(hb, toStr(partials[name]), `partial ${name}`, budget, false);
+      return { ok: true };
+    } catch (e) {
+      return fail(classify(e, file));
+    }
+  }
+
   /**
    * Takes the beforeRender the script just evaluated returned (or refuses a script without one),
    * and calls it with the data. A promise settles into state.pending; settled() reads it once
@@ -300,5 +314,5 @@
 
   // why not writable: caller code of the same step could still shadow it with a lexical binding,
   // which only breaks its own step; the host checks everything it gets back.
-  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, render, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
+  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, render, check, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
 })();

@@ -176,6 +176,28 @@ function keepConsole(out, entries, calls) {
 
 const copy = { arguments: { copy: true }, result: { copy: true } };
 
+/** compileOnly: every file parsed or compiled for its syntax and limits, nothing run. */
+async function checkJob(isolate, job, out) {
+  const step = new Step(job, "check");
+  for (const script of job.scripts ?? []) await compileFile(isolate, step, scriptCode(script, `script ${script.name}`), `script ${script.name}`);
+  if (!job.restricted && job.helpers) await compileFile(isolate, step, job.helpers, "helpers.js");
+  for (const spec of job.steps) {
+    const s = new Step(job, spec.name);
+    const context = await isolate.createContext();
+    try {
+      await s.call((timeout) => context.evalClosure("__folio.begin($0)", [spec.name], { ...copy, timeout }));
+      harnessResult(await s.call((timeout) => context.evalClosure("return __folio.check($0, $1, $2)", [spec.source, job.restricted ? {} : (job.partials ?? {}), !!job.restricted], { ...copy, timeout })), s, out);
+    } finally {
+      context.release();
+    }
+  }
+}
+
+// why wrapped in a function: each script's declarations stay its own (two scripts may both
+// declare beforeRender); the wrapper adds nothing before the first line's text but on that line,
+// so line numbers stay the script's.
+const scriptCode = (script, file) => `__folio.callBeforeRender(${JSON.stringify(file)}, (function () { ${script.source}\n;return typeof beforeRender === "function" ? beforeRender : undefined; })())`;
+
 async function runScripts(isolate, job, out) {
   const step = new Step(job, "scripts");
   const inBytes = bytes(out.data) + job.scripts.reduce((n, s) => n + bytes(s.source), 0);
@@ -186,10 +208,7 @@ async function runScripts(isolate, job, out) {
     await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", ["scripts", out.data], { ...copy, timeout }));
     for (const script of job.scripts) {
       const file = `script ${script.name}`;
-      // why wrapped in a function: each script's declarations stay its own (two scripts may both
-      // declare beforeRender); the wrapper adds nothing on the first line's start so lines keep their numbers.
-      const code = `__folio.callBeforeRender(${JSON.stringify(file)}, (function () { ${script.source}\n;return typeof beforeRender === "function" ? beforeRender : undefined; })())`;
-      const compiled = await compileFile(isolate, step, code, file);
+      const compiled = await compileFile(isolate, step, scriptCode(script, file), file);
       harnessResult(await step.call((timeout) => compiled.run(context, { timeout, copy: true }), file), step, out);
       // A separate call: the isolate has run its microtasks in between, so a promise pending now never settles.
       harnessResult(await step.call((timeout) => context.evalClosure("return __folio.settled($0)", [file], { ...copy, timeout })), step, out);
@@ -238,6 +257,10 @@ async function runJob(job) {
   const isolate = takeIsolate();
   job.isolate = isolate;
   try {
+    if (job.compileOnly) {
+      await checkJob(isolate, job, out);
+      return { ...out, data: undefined };
+    }
     if (job.scripts?.length) await runScripts(isolate, job, out);
     for (const spec of job.steps) await runStep(isolate, job, spec, out);
     // Without scripts the data is the caller's own: not copied back.

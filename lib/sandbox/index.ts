@@ -32,6 +32,12 @@ export type SandboxJob = {
   data: unknown;
   /** Component templates' header/footer: only built-in helpers + pageNumber/totalPages, no partials/helpers.js (today's rules in lib/templates/margins.ts). */
   restricted?: boolean;
+  /**
+   * Checks without running (a save's syntax check): parses the steps and partials (syntax, node and
+   * nesting limits) and compiles helpers.js and the scripts, running none of them; outputs are empty.
+   * Errors name the file and line as a run's do.
+   */
+  compileOnly?: boolean;
 };
 export type SandboxResult = { outputs: Record<string, string>; data: unknown; console: SandboxConsoleEntry[] };
 
@@ -63,7 +69,7 @@ export async function runSandbox(job: SandboxJob, signal?: AbortSignal): Promise
   for (const s of job.steps) {
     if (shared + Buffer.byteLength(s.source) > sandboxLimits.inBytes) throw limitExceeded(`${s.name}: more than ${sandboxLimits.inBytes.toLocaleString("en-US")} bytes of source and data`, { details: [{ path: s.name, message: "source and data too large" }] });
   }
-  const sent = { helpers: job.helpers, partials: job.partials, scripts: job.scripts, steps: job.steps.map((s) => ({ name: s.name, source: s.source })), data, restricted: !!job.restricted };
+  const sent = { helpers: job.helpers, partials: job.partials, scripts: job.scripts, steps: job.steps.map((s) => ({ name: s.name, source: s.source })), data, restricted: !!job.restricted, compileOnly: !!job.compileOnly };
   const steps = job.steps.length + (job.scripts?.length ? 1 : 0);
   let reply: Extract<Reply, { ok: true }>["value"];
   try {

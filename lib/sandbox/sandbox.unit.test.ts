@@ -125,6 +125,28 @@ describe("steps", () => {
     expect(e.details![0]!.path).toBe(path);
   });
 
+  it("compileOnly checks every file's syntax and limits and runs nothing", async () => {
+    const job: SandboxJob = {
+      steps: [{ name: "template", source: "{{spin}}{{> row}}" }],
+      partials: { row: "{{x}}" },
+      helpers: "for (;;); function spin() { for (;;); }",
+      scripts: [{ name: "s", source: "function beforeRender() { return new Promise(() => {}); }" }],
+      data: {},
+      compileOnly: true,
+    };
+    expect(await runSandbox(job)).toEqual({ outputs: {}, data: {}, console: [] });
+    for (const [bad, path] of [
+      [{ partials: { row: "{{#if}}" } } as Partial<SandboxJob>, "partial row"],
+      [{ helpers: "function (" }, "helpers.js"],
+      [{ scripts: [{ name: "s", source: "function beforeRender( {" }] }, "script s"],
+      [{ steps: [{ name: "header", source: "{{/x}}" }] }, "header"],
+    ] as [Partial<SandboxJob>, string][]) {
+      const e = await rejected(runSandbox({ ...job, ...bad }));
+      expect(e.code).toBe("BAD_REQUEST");
+      expect(e.details![0]!.path).toBe(path);
+    }
+  });
+
   it("restricted (component headers and footers): built-ins only, no helpers.js, partials or log", async () => {
     const r = await runSandbox({ restricted: true, steps: [{ name: "composition.footer", source: "{{#each a}}{{this}}{{/each}} {{totalPages}}" }], data: { a: [1, 2] }, helpers: "function x() {}" });
     expect(r.outputs["composition.footer"]).toBe('12 <span class="totalPages"></span>');
