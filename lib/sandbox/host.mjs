@@ -13,6 +13,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const handlebarsPath = process.argv[2];
 
 const CPU_MS = 2000;
+/** How often a running step's CPU time is read: a step may overrun its CPU_MS by about this much. */
+const CPU_CHECK_MS = 20;
+/** A step's running time at most, waiting for the CPU included (index.ts's watchdog counts on it). */
+const WALL_MS = 6000;
 const MEMORY_MB = 64;
 const MAX_IN_BYTES = 8_000_000;
 const MAX_OUT_BYTES = 5_000_000;
@@ -107,37 +111,62 @@ function jsonDepth(json, max) {
 
 const bytes = (s) => Buffer.byteLength(s ?? "");
 
-/** One step's limits: its own CPU time, counted over the isolate calls it makes. */
+/**
+ * One step's time limits, counted over the isolate calls it makes: CPU_MS of the isolate's own CPU
+ * time (isolated-vm's cpuTime, read every CPU_CHECK_MS while a call runs; past it the isolate is
+ * disposed), and WALL_MS of running time, the isolate's own `timeout`, for a step that waits on a
+ * machine too busy to give it the CPU.
+ */
 class Step {
   constructor(job, name) {
     this.job = job;
     this.name = name;
-    this.used = 0;
+    this.cpu = 0;
+    this.wall = 0;
+    this.overCpu = false;
   }
   /** Runs `fn(timeoutMs)`, mapping the isolate's own ends (time, memory, disposal) to faults. */
   async call(fn, file = this.name) {
-    const left = CPU_MS - this.used;
-    if (left <= 0) throw this.timeFault();
+    const isolate = this.job.isolate;
+    const wallLeft = WALL_MS - this.wall;
+    if (this.cpu >= CPU_MS) throw this.cpuFault();
+    if (wallLeft <= 0) throw this.wallFault();
     const started = performance.now();
+    const cpuStart = isolate.cpuTime;
+    const cpuNow = () => this.cpu + Number(isolate.cpuTime - cpuStart) / 1e6;
+    const watch = setInterval(() => {
+      if (isolate.isDisposed || cpuNow() <= CPU_MS) return;
+      this.overCpu = true;
+      isolate.dispose();
+    }, CPU_CHECK_MS);
     try {
-      return await fn(Math.max(1, Math.ceil(left)));
+      return await fn(Math.max(1, Math.ceil(wallLeft)));
     } catch (e) {
       const message = String(e?.message ?? e);
       if (this.job.cancelled) throw new Fault("CANCELLED", this.name, "cancelled");
-      if (/timed out/i.test(message)) throw this.timeFault();
-      if (/memory limit/i.test(message)) throw new Fault("LIMIT_EXCEEDED", this.name, `needed more than ${MEMORY_MB} MiB of memory`);
-      if (/disposed/i.test(message)) throw new Fault("LIMIT_EXCEEDED", this.name, `needed more than ${MEMORY_MB} MiB of memory`);
+      if (this.overCpu) throw this.cpuFault();
+      if (/timed out/i.test(message)) throw this.wallFault();
+      if (/memory limit|disposed/i.test(message)) {
+        this.job.spoiled = true;
+        throw new Fault("LIMIT_EXCEEDED", this.name, `needed more than ${MEMORY_MB} MiB of memory`);
+      }
       // The caller's code threw at its top level (helpers.js, a script): its fault, named with its line.
       const name = typeof e?.name === "string" && e.name !== "Error" ? `${e.name}: ` : "";
       const at = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:(\\d+):\\d+`).exec(String(e?.stack ?? ""));
       throw new Fault("BAD_REQUEST", file, `${name}${message.slice(0, 2000)}${at ? ` (line ${at[1]})` : ""}`);
     } finally {
-      this.used += performance.now() - started;
+      clearInterval(watch);
+      if (!isolate.isDisposed) this.cpu = cpuNow();
+      this.wall += performance.now() - started;
     }
   }
-  timeFault() {
+  cpuFault() {
     this.job.spoiled = true;
-    return new Fault("LIMIT_EXCEEDED", this.name, `ran longer than ${CPU_MS / 1000} s`);
+    return new Fault("LIMIT_EXCEEDED", this.name, `used more than ${CPU_MS / 1000} s of CPU`);
+  }
+  wallFault() {
+    this.job.spoiled = true;
+    return new Fault("LIMIT_EXCEEDED", this.name, `ran longer than ${WALL_MS / 1000} s (the machine too busy to give it its ${CPU_MS / 1000} s of CPU)`);
   }
 }
 
@@ -283,9 +312,9 @@ async function runJob(job) {
 process.on("message", async (m) => {
   if (m.cancel !== undefined) {
     const job = running.get(m.cancel);
-    if (job && !job.isolate?.isDisposed) {
+    if (job) {
       job.cancelled = true;
-      job.isolate?.dispose();
+      if (job.isolate && !job.isolate.isDisposed) job.isolate.dispose();
     }
     return;
   }

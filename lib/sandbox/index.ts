@@ -7,7 +7,8 @@
  * root, as the unprivileged render user with no capability and no_new_privs: an engine escape
  * meets the walls a browser exploit meets (docs/architecture.md, Threat model).
  *
- * Limits per step (spec: Limits > Scripts and helpers) are enforced in the process: 2 s, 64 MiB
+ * Limits per step (spec: Limits > Scripts and helpers) are enforced in the process: 2 s of CPU
+ * (6 s of running time on a machine too busy to give it that), 64 MiB
  * (the isolate's heap), 8,000,000 bytes of source and data in, 5,000,000 bytes of HTML out, 50,000
  * syntax nodes nested at most 100, the first 100 console calls at 2,000 characters each. Data
  * nested deeper than 100 levels is refused here, before anything is sent.
@@ -15,7 +16,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { AppError, badRequest, limitExceeded } from "../errors";
+import { AppError, badRequest, limitExceeded, rateLimited } from "../errors";
 import { log } from "../log";
 import { browserUser } from "../render-engine/containment";
 
@@ -44,6 +45,8 @@ export type SandboxResult = { outputs: Record<string, string>; data: unknown; co
 /** The spec's limits of a step (Limits > Scripts and helpers); host.mjs holds the same numbers. */
 export const sandboxLimits = {
   cpuMs: 2000,
+  /** A step's running time, waiting for the CPU on a busy machine included. */
+  wallMs: 6000,
   memoryMb: 64,
   inBytes: 8_000_000,
   outBytes: 5_000_000,
@@ -128,6 +131,13 @@ const SETPRIV = "/usr/bin/setpriv";
 
 /** Time the process gets on top of each step's own limit before it is presumed stuck and ended. */
 const SLACK_MS = 10_000;
+/**
+ * Jobs the process runs at once (each in an isolate of its own, up to 64 MiB), and jobs waiting
+ * here for a turn; past those the server is busy (spec: Rate limit, 429 without Retry-After).
+ * why waiting here and not in the process: a job's watchdog must count from its start.
+ */
+const MAX_RUNNING = 4;
+const MAX_WAITING = 64;
 
 class SandboxProcess {
   private child?: ChildProcess;
@@ -205,19 +215,59 @@ class SandboxProcess {
     return this.ready;
   }
 
+  private running = 0;
+  private waiting: (() => void)[] = [];
+
+  /** Waits for one of the MAX_RUNNING turns; refuses when MAX_WAITING jobs wait already. */
+  private async turn(signal?: AbortSignal): Promise<void> {
+    if (this.running < MAX_RUNNING) {
+      this.running++;
+      return;
+    }
+    if (this.waiting.length >= MAX_WAITING) throw failure("BUSY", "", "The template sandbox is busy; retry in a moment");
+    await new Promise<void>((resolve, reject) => {
+      const go = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        this.waiting = this.waiting.filter((w) => w !== go);
+        reject(signal!.reason);
+      };
+      this.waiting.push(go);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /** Hands the turn to the next waiting job, or gives it back. */
+  private endTurn() {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
+  }
+
   async run(job: unknown, steps: number, signal?: AbortSignal): Promise<Extract<Reply, { ok: true }>["value"]> {
     signal?.throwIfAborted();
+    await this.turn(signal);
+    try {
+      return await this.send(job, steps, signal);
+    } finally {
+      this.endTurn();
+    }
+  }
+
+  private async send(job: unknown, steps: number, signal?: AbortSignal): Promise<Extract<Reply, { ok: true }>["value"]> {
     await this.start();
     signal?.throwIfAborted();
     const child = this.child!;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      // why a watchdog: the process enforces each step's limit; if it ever hangs (a native fault),
+      // why a watchdog: the process enforces each step's limits; if it ever hangs (a native fault),
       // it is ended so that the callers waiting on it get an answer and the next job a new one.
       const timer = setTimeout(() => {
         log().warn({ steps }, "sandbox process ended: a job ran past its steps' limits");
         child.kill("SIGKILL");
-      }, steps * sandboxLimits.cpuMs + SLACK_MS);
+      }, steps * sandboxLimits.wallMs + SLACK_MS);
       const onAbort = () => {
         const p = this.pending.get(id);
         if (!p) return;
@@ -270,6 +320,7 @@ class SandboxProcess {
 
 function toAppError(e: Failure): AppError {
   if (e.code === "STOPPED") return new AppError("INTERNAL", e.message, { retryable: true });
+  if (e.code === "BUSY") return rateLimited(e.message);
   const code = e.code === "LIMIT_EXCEEDED" || e.code === "BAD_REQUEST" ? e.code : "INTERNAL";
   if (code === "INTERNAL") return new AppError("INTERNAL", `The sandbox failed: ${e.message}`);
   const message = `${e.file}: ${e.message}`;

@@ -212,10 +212,18 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
     await stillWorks();
   });
 
-  it("an infinite loop ends at 2 s of CPU with LIMIT_EXCEEDED", async () => {
-    const e = await rejected(runSandbox(template("{{spin}}", { helpers: "function spin() { for (;;); }" })));
-    expect(e.code).toBe("LIMIT_EXCEEDED");
-    expect(e.message).toBe("template: ran longer than 2 s");
+  it("an infinite loop ends at 2 s of CPU with LIMIT_EXCEEDED; 4 run at once, 64 wait, more answer 429 (busy)", async () => {
+    const spins = Array.from({ length: 4 }, () => rejected(runSandbox(template("{{spin}}", { helpers: "function spin() { for (;;); }" }))));
+    const waiting = Array.from({ length: 64 }, (_, i) => html("{{i}}", { data: { i } }));
+    const busy = await rejected(runSandbox(template("x")));
+    expect(busy.code).toBe("RATE_LIMITED");
+    expect(busy.status).toBe(429);
+    expect(busy.headers).toBeUndefined();
+    for (const e of await Promise.all(spins)) {
+      expect(e.code).toBe("LIMIT_EXCEEDED");
+      expect(e.message).toBe("template: used more than 2 s of CPU");
+    }
+    expect(await Promise.all(waiting)).toEqual(Array.from({ length: 64 }, (_, i) => String(i)));
     await stillWorks();
   });
 
