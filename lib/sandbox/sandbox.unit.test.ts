@@ -173,6 +173,15 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
     await stillWorks();
   });
 
+  it("the published Handlebars RCE template (the string.sub.apply gadget) runs nothing", async () => {
+    const payload = `{{#with "s" as |string|}}{{#with "e"}}{{#with split as |conslist|}}{{this.pop}}{{this.push (lookup string.sub "constructor")}}{{this.pop}}
+      {{#with string.split as |codelist|}}{{this.pop}}{{this.push "return typeof process === 'object' ? process.mainModule.require('child_process').execSync('id').toString() : 'no process';"}}{{this.pop}}
+      {{#each conslist}}{{#with (string.sub.apply 0 codelist)}}[{{this}}]{{/with}}{{/each}}{{/with}}{{/with}}{{/with}}{{/with}}`;
+    const out = await html(payload).catch((e: Error) => e.message);
+    expect(out).not.toMatch(/uid=/);
+    await stillWorks();
+  });
+
   it("this.__proto__ in a template reads nothing", async () => {
     expect(await html("{{this.__proto__}}|{{#with this.__proto__}}{{constructor.name}}{{/with}}|{{__proto__.toString}}|{{this.__proto__.__defineGetter__}}", { data: { a: 1 } })).toBe("|||");
     await stillWorks();
