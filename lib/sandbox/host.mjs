@@ -259,17 +259,18 @@ async function runStep(isolate, job, spec, out) {
   const context = await isolate.createContext();
   job.contexts.push(context);
   try {
-    await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", [spec.name, out.data], { ...copy, timeout }));
     const helpers = !job.restricted && typeof job.helpers === "string" && job.helpers.length > 0;
+    const args = [spec.name, out.data, spec.source, job.restricted ? {} : (job.partials ?? {}), helpers, !!job.restricted];
+    let render = "__folio.begin($0, $1); return __folio.render($2, $3, $4, $5)";
     if (helpers) {
+      // The step's name first, so that helpers.js's own console calls carry it.
+      await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", [spec.name, out.data], { ...copy, timeout }));
       const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
       await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
+      render = "return __folio.render($2, $3, $4, $5)";
     }
-    const r = harnessResult(
-      await step.call((timeout) => context.evalClosure("return __folio.render($0, $1, $2, $3)", [spec.source, job.restricted ? {} : (job.partials ?? {}), helpers, !!job.restricted], { ...copy, timeout })),
-      step,
-      out,
-    );
+    // why one call for data and template without helpers.js: each call into the isolate costs a crossing.
+    const r = harnessResult(await step.call((timeout) => context.evalClosure(render, args, { ...copy, timeout })), step, out);
     if (typeof r.html !== "string") throw new Fault("BAD_REQUEST", spec.name, "the template did not produce text");
     if (bytes(r.html) > MAX_OUT_BYTES) throw new Fault("LIMIT_EXCEEDED", spec.name, `more than ${MAX_OUT_BYTES.toLocaleString("en-US")} bytes of HTML`);
     out.outputs[spec.name] = r.html;
