@@ -70,7 +70,10 @@ export async function runSandbox(job: SandboxJob, signal?: AbortSignal): Promise
   // why here too: the process would refuse it as well, but only after copying megabytes to it.
   const shared = Buffer.byteLength(data ?? "") + (job.restricted ? 0 : Buffer.byteLength(job.helpers ?? "") + Object.values(job.partials ?? {}).reduce((n, s) => n + Buffer.byteLength(s), 0));
   for (const s of job.steps) {
-    if (shared + Buffer.byteLength(s.source) > sandboxLimits.inBytes) throw limitExceeded(`${s.name}: more than ${sandboxLimits.inBytes.toLocaleString("en-US")} bytes of source and data`, { details: [{ path: s.name, message: "source and data too large" }] });
+    if (shared + Buffer.byteLength(s.source) > sandboxLimits.inBytes) {
+      const message = `more than ${sandboxLimits.inBytes.toLocaleString("en-US")} bytes of source and data`;
+      throw limitExceeded(`${s.name}: ${message}`, { details: [{ path: s.name, message }] });
+    }
   }
   const sent = { helpers: job.helpers, partials: job.partials, scripts: job.scripts, steps: job.steps.map((s) => ({ name: s.name, source: s.source })), data, restricted: !!job.restricted, compileOnly: !!job.compileOnly };
   const steps = job.steps.length + (job.scripts?.length ? 1 : 0);
