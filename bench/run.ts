@@ -12,6 +12,9 @@
  *   npm run bench -- --cpu        also CPU milliseconds per render of each process group
  *   npm run bench -- --invoice    only the invoice, as PDF and as PNG (for iterating on the hot path)
  *   npm run bench -- --brand      only the brand rows: headers and footers with fonts and a logo
+ *   npm run bench -- --sandbox    only the template sandbox (bench/sandbox.ts): a step's overhead over
+ *                                 plain Handlebars, the 500-row table with two helpers, the run after a
+ *                                 limit-killed one, the sandbox process's RSS over 1,000 runs
  *   npm run bench -- --delivery   only issue 11's rows (bench/delivery.ts): a storage destination (s3rver)
  *                                 and a webhook against neither, render by render; and N webhook
  *                                 deliveries queued at once (--deliveries N, default 1,000; 500 with
@@ -38,6 +41,12 @@ const dataDir = path.join(root, ".data", "bench");
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
+  if (args.has("--sandbox")) {
+    // No server or database: the sandbox is driven directly.
+    const { sandboxBench } = await import("./sandbox");
+    for (const line of await sandboxBench({ quick })) console.log(line);
+    return;
+  }
   const { startProcess, startWebServer } = await import("../lib/testing/server");
   const { chromiumArgs } = await import("../lib/render-engine/browser");
   const { url: databaseUrl, runDir, drop } = await benchDatabase(dataDir, "bench");
@@ -212,7 +221,7 @@ async function main() {
     const version = await api(`/v1/templates/${template.id as string}/versions`, { expectedRevision: 1 });
     const { prepareDocument } = await import("../lib/templates/prepare");
     const { ComponentContent } = await import("../lib/templates/schema");
-    const finalDocument = prepareDocument(ComponentContent.parse(content), data, "de-CH");
+    const finalDocument = await prepareDocument(ComponentContent.parse(content), data, "de-CH");
     const n = quick ? 10 : 30;
     const asDocument = renderThroughApi({ document: finalDocument });
     const asTemplate = renderThroughApi({ templateVersionId: version.id, data });

@@ -150,6 +150,13 @@ describe("the import graph of lib/, app/, worker/ and components/", () => {
     expect(unneeded).toEqual([]);
   });
 
+  it("no file of the server imports Handlebars or isolated-vm: a caller's template code runs only in the sandbox process (lib/sandbox/host.mjs)", () => {
+    const offenders = [...packagesOf]
+      .filter(([file, packages]) => file !== "lib/sandbox/host.mjs" && [...packages].some((p) => p === "handlebars" || p.startsWith("handlebars/") || p === "isolated-vm"))
+      .map(([file]) => file);
+    expect(offenders).toEqual([]);
+  });
+
   it("lib/ imports neither app/ nor components/, and components/ does not import app/ (pages hand server actions to components as props)", () => {
     const upward = [...graph].flatMap(([from, targets]) =>
       [...targets]

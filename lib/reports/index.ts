@@ -79,12 +79,12 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
   const format = input.format;
   // spec: Values and bindings: the Reports API renders in the request's locale, en-US when omitted.
   const lang = input.locale ?? "en-US";
-  const prepare = (): PreparedSource => {
+  const prepare = async (): Promise<PreparedSource> => {
     const content = ComponentContent.parse(version.content);
-    const { document, assets } = prepareTemplate(content, input.data ?? {}, lang, { resources: versionResources(version, content), title: version.name });
+    const { document, assets } = await prepareTemplate(content, input.data ?? {}, lang, { resources: versionResources(version, content), title: version.name });
     return { source: "report", templateId: version.templateId, templateVersionId: version.id, document, assets };
   };
-  if (format === "html") return { kind: "html", html: prepare().document.html };
+  if (format === "html") return { kind: "html", html: (await prepare()).document.html };
   const idem = idempotencyKey
     ? { endpoint: "POST /v1/reports/render", key: idempotencyKey, requestHash: requestHash("POST", "/v1/reports/render", input) }
     : undefined;
@@ -111,7 +111,7 @@ export async function previewTemplate(ctx: Ctx, templateId: string, input: Previ
 async function renderAndWait(
   ctx: Ctx,
   format: "pdf" | "png",
-  prepare: () => PreparedSource,
+  prepare: () => Promise<PreparedSource> | PreparedSource,
   idem: { endpoint: string; key: string; requestHash: string } | undefined,
   image?: { page: number; scale: number },
   editor?: string,

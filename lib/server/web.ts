@@ -17,6 +17,7 @@ import { loadEndpoints } from "./endpoints";
 import { boss, stopBoss } from "../jobs/boss";
 import { flushLogs, log, sanitizeConsole } from "../log";
 import { listenForEndedRenders } from "../renders/events";
+import { warmSandbox } from "../sandbox";
 import { bootstrap } from "../workspaces/bootstrap";
 
 /**
@@ -39,6 +40,9 @@ async function main() {
   await bootstrap();
   // Warm what the first render request would otherwise wait for.
   await Promise.all([boss(), listenForEndedRenders()]);
+  // why not awaited: the template sandbox's process (lib/sandbox) makes its isolate snapshot in
+  // about half a second; requests that need it before then wait for it, others do not.
+  void warmSandbox().catch((err) => log().error({ err }, "the template sandbox did not start"));
 
   const root = path.resolve(__dirname, "../..");
   const app = next({ dev: false, dir: root, hostname: cfg.HOST, port: cfg.PORT });

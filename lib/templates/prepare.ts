@@ -10,7 +10,7 @@ import { db } from "../db/client";
 import { AppError, notFound } from "../errors";
 import type { CallerDocument } from "../documents/caller-document";
 import { expand } from "./expand";
-import { renderMarginTemplate } from "./margins";
+import { renderMargins } from "./margins";
 import * as repo from "./repository";
 import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
 import { ComponentContent, type NodeDocument } from "./schema";
@@ -55,7 +55,7 @@ export function templateData(content: Pick<ComponentContent, "dataSchema" | "con
  * footer, and the page settings with the page's own locale set to the same language and the
  * title defaulting to the template's name. Returns the files the page loads with it.
  */
-export function prepareTemplate(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): { document: CallerDocument; assets: AssetRef[] } {
+export async function prepareTemplate(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): Promise<{ document: CallerDocument; assets: AssetRef[] }> {
   const { composition, settings } = content;
   const resources = options.resources ?? noResources;
   const input = templateData(content, data, lang, options.dataChecked);
@@ -65,14 +65,13 @@ export function prepareTemplate(content: ComponentContent, data: Data, lang: str
   );
   const doc: CallerDocument = { html, settings: { ...settings, locale: lang } };
   if (settings?.title === undefined && options.title !== undefined) doc.settings!.title = options.title;
-  if (composition.header) doc.header = renderMarginTemplate(composition.header, input, "header");
-  if (composition.footer) doc.footer = renderMarginTemplate(composition.footer, input, "footer");
+  Object.assign(doc, await renderMargins({ header: composition.header, footer: composition.footer }, input));
   return { document: doc, assets: renderAssets(resources, images) };
 }
 
 /** prepareTemplate's document alone (the benchmark compares it with the template render). */
-export function prepareDocument(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): CallerDocument {
-  return prepareTemplate(content, data, lang, options).document;
+export async function prepareDocument(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): Promise<CallerDocument> {
+  return (await prepareTemplate(content, data, lang, options)).document;
 }
 
 /** A stored draft or version passed validation when it was saved; parsing again gives the typed tree. */
@@ -98,7 +97,7 @@ export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Dat
   const v = await repo.findVersion(db(), ctx.workspaceId, versionId);
   if (!v) throw notFound("template version", versionId);
   const content = storedContent(v.content);
-  const { document, assets } = prepareTemplate(content, data, lang ?? content.settings?.locale ?? "en-US", { resources: versionResources(v, content), title: v.name });
+  const { document, assets } = await prepareTemplate(content, data, lang ?? content.settings?.locale ?? "en-US", { resources: versionResources(v, content), title: v.name });
   return { source: "templateVersion", templateId: v.templateId, templateVersionId: v.id, document, assets };
 }
 
@@ -118,7 +117,7 @@ export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale
   const content = unsaved ?? storedContent(t.draft);
   checkData(content.dataSchema, data); // first: before the draft's files are looked up
   const resources = await resolveResources(db(), ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(content), contentImages: contentImages(content) });
-  const { document, assets } = prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name, dataChecked: true });
+  const { document, assets } = await prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name, dataChecked: true });
   return { source: "preview", templateId: t.id, document, assets };
 }
 

@@ -1,0 +1,318 @@
+// The code of Folio's own that runs INSIDE each sandbox context (V8 isolate, lib/sandbox/host.mjs),
+// next to Handlebars: it is part of the isolate snapshot, so every fresh context starts with it.
+// Nothing here is trusted by the host: a caller's helpers or scripts run in the same context and
+// may replace any of it; the host checks types and caps sizes of what comes back. What it guards
+// is the caller's own step (error messages that name the file and line, today's rules of the
+// restricted header/footer mode), not the server.
+//
+// Plain ES2022, no imports: there is no module system, no timer, no I/O in the isolate.
+(function () {
+  "use strict";
+  const g = globalThis;
+  const HB = g.Handlebars;
+  // why captured now: the caller may replace JSON, String or console in its context; this harness
+  // keeps the originals of its own context (each context gets its own copy of the snapshot).
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const toStr = String;
+  const ownNames = Object.getOwnPropertyNames;
+  const isArray = Array.isArray;
+
+  const MAX_NODES = 50000;
+  const MAX_NESTING = 100;
+  const MAX_CONSOLE = 100;
+  const MAX_CONSOLE_CHARS = 2000;
+  // The restricted (component header/footer) mode's own rules, as before the sandbox.
+  const RESTRICTED_MAX_ITERATIONS = 10000;
+  const RESTRICTED_MAX_OUTPUT = 1000000;
+
+  /** A fault the harness reports: BAD_REQUEST or LIMIT_EXCEEDED, naming the file it is in. */
+  class Fault {
+    constructor(code, file, message) {
+      this.code = code;
+      this.file = file;
+      this.message = message;
+    }
+  }
+
+  const state = { step: "", console: [], calls: 0, data: undefined, pending: undefined };
+
+  function text(v) {
+    try {
+      if (typeof v === "string") return v;
+      if (v === undefined) return "undefined";
+      if (typeof v === "function") return "[function]";
+      if (typeof v === "object" && v !== null) {
+        if (v instanceof Error) return toStr(v.stack || v.message);
+        const s = stringify(v);
+        return s === undefined ? toStr(v) : s;
+      }
+      return toStr(v);
+    } catch {
+      return "[unprintable]";
+    }
+  }
+
+  function logger(level) {
+    return function (...args) {
+      state.calls++;
+      if (state.console.length >= MAX_CONSOLE) return;
+      let message = args.map(text).join(" ");
+      if (message.length > MAX_CONSOLE_CHARS) message = message.slice(0, MAX_CONSOLE_CHARS);
+      state.console.push({ step: state.step, level, message });
+    };
+  }
+  g.console = { log: logger("log"), info: logger("info"), warn: logger("warn"), error: logger("error"), debug: logger("debug") };
+
+  /** The first line of a caller's file in a stack ("helpers.js:3:9", "script totals:2:1"). */
+  function where(e) {
+    let stack = "";
+    try {
+      stack = toStr(e && e.stack);
+    } catch {
+      return "";
+    }
+    const m = /(helpers\.js|script [^\n:()]+|partial [^\n:()]+):(\d+):\d+/.exec(stack);
+    return m ? ` (${m[1]} line ${m[2]})` : "";
+  }
+
+  function describe(e) {
+    try {
+      if (e && typeof e === "object" && "message" in e) {
+        const name = typeof e.name === "string" && e.name !== "Error" ? `${e.name}: ` : "";
+        return `${name}${toStr(e.message)}${where(e)}`;
+      }
+      return toStr(e);
+    } catch {
+      return "an error that could not be read";
+    }
+  }
+
+  /** Errors while a step runs: limits (call stack, string length) or the caller's fault. */
+  function classify(e, file) {
+    if (e instanceof Fault) return e;
+    if (e instanceof RangeError) {
+      const m = toStr(e.message);
+      if (/call stack/i.test(m)) return new Fault("LIMIT_EXCEEDED", file, "calls nest too deeply (a partial or helper that calls itself without end?)");
+      if (/string length|array length|allocation/i.test(m)) return new Fault("LIMIT_EXCEEDED", file, "the output grew past the largest string the engine holds");
+    }
+    // isolated-vm refuses to compile code longer than an eighth of the isolate's memory limit:
+    // Handlebars compiles each template to a function, and a very large template hits that.
+    if (e instanceof EvalError && /code generation/i.test(toStr(e.message))) return new Fault("LIMIT_EXCEEDED", file, "the template compiles to more code than the sandbox allows");
+    return new Fault("BAD_REQUEST", file, describe(e));
+  }
+
+  function fail(f) {
+    return { error: { code: f.code, file: f.file, message: f.message } };
+  }
+
+  /** Counts the syntax nodes of a parsed template and refuses past the limits. */
+  function measure(ast, file, budget, restricted) {
+    const NESTING = { BlockStatement: 1, PartialBlockStatement: 1, DecoratorBlock: 1, SubExpression: 1 };
+    const stack = [[ast, 0]];
+    while (stack.length) {
+      const [node, depth] = stack.pop();
+      if (++budget.nodes > MAX_NODES) throw new Fault("LIMIT_EXCEEDED", file, `more than ${MAX_NODES.toLocaleString("en-US")} syntax nodes in this step`);
+      if (restricted) {
+        const line = node.loc ? node.loc.start.line : "?";
+        if (node.type === "PartialStatement" || node.type === "PartialBlockStatement") throw new Fault("BAD_REQUEST", file, `partials are not available (line ${line})`);
+        if (node.type === "Decorator" || node.type === "DecoratorBlock") throw new Fault("BAD_REQUEST", file, `decorators and inline partials are not available (line ${line})`);
+      }
+      const d = depth + (NESTING[node.type] || 0);
+      if (d > MAX_NESTING) throw new Fault("LIMIT_EXCEEDED", file, `blocks and subexpressions nested more than ${MAX_NESTING} deep (line ${node.loc ? node.loc.start.line : "?"})`);
+      for (const key in node) {
+        if (key === "loc" || key === "strip" || key === "openStrip" || key === "closeStrip" || key === "inverseStrip") continue;
+        const v = node[key];
+        if (v && typeof v === "object") {
+          if (isArray(v)) {
+            for (const x of v) if (x && typeof x === "object" && typeof x.type === "string") stack.push([x, d]);
+          } else if (typeof v.type === "string") stack.push([v, d]);
+          else if (key === "hash" || key === "pairs") stack.push([v, d]);
+        }
+      }
+    }
+  }
+
+  function parseTemplate(hb, source, file, budget, restricted) {
+    let ast;
+    try {
+      ast = hb.parse(source);
+    } catch (e) {
+      throw new Fault("BAD_REQUEST", file, toStr(e && e.message));
+    }
+    measure(ast, file, budget, restricted);
+    return ast;
+  }
+
+  function readData(json) {
+    return json === undefined ? {} : parse(json);
+  }
+
+  /** Starts a step: its name (for the console) and data. */
+  function begin(step, dataJson) {
+    state.step = step;
+    state.data = readData(dataJson);
+  }
+
+  /** The names on the global object before any caller code: helpers.js adds to them. */
+  const baseline = new Set(ownNames(g));
+
+  /** A restricted Handlebars: the built-in helpers but log, pageNumber and totalPages, counted each. */
+  function restrictedInstance() {
+    const hb = HB.create();
+    hb.unregisterHelper("log");
+    hb.unregisterDecorator("inline");
+    const builtinEach = hb.helpers.each;
+    let iterations = 0;
+    hb.registerHelper("each", function (context, options) {
+      let produced = 0;
+      const fn = (item, runtime) => {
+        if (++iterations > RESTRICTED_MAX_ITERATIONS) throw new Fault("LIMIT_EXCEEDED", state.step, `more than ${RESTRICTED_MAX_ITERATIONS.toLocaleString("en-US")} each iterations`);
+        const out = options.fn(item, runtime);
+        produced += out.length;
+        if (produced > RESTRICTED_MAX_OUTPUT) throw new Fault("LIMIT_EXCEEDED", state.step, `longer than ${RESTRICTED_MAX_OUTPUT.toLocaleString("en-US")} characters`);
+        return out;
+      };
+      return builtinEach.call(this, context, Object.assign({}, options, { fn }));
+    });
+    return hb;
+  }
+
+  const RESTRICTED_OPTIONS = {
+    knownHelpersOnly: true,
+    knownHelpers: { log: false, helperMissing: false, blockHelperMissing: false, pageNumber: true, totalPages: true },
+  };
+  const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false };
+
+  /**
+   * Renders the step's template with the data begin() read. `partials` by name; `helpers` whether
+   * helpers.js ran in this context (its new global functions become helpers).
+   */
+  function render(source, partials, helpers, restricted) {
+    const file = state.step;
+    try {
+      const hb = restricted ? restrictedInstance() : HB.create();
+      // why: Chromium fills these spans with the page number and count; as helpers they work inside any block.
+      hb.registerHelper("pageNumber", () => new hb.SafeString('<span class="pageNumber"></span>'));
+      hb.registerHelper("totalPages", () => new hb.SafeString('<span class="totalPages"></span>'));
+      if (helpers && !restricted) {
+        for (const name of ownNames(g)) {
+          if (baseline.has(name)) continue;
+          const fn = g[name];
+          if (typeof fn === "function") hb.registerHelper(name, fn);
+        }
+      }
+      const budget = { nodes: 0 };
+      const ast = parseTemplate(hb, source, file, budget, restricted);
+      if (!restricted && partials) {
+        for (const name of ownNames(partials)) {
+          const pfile = `partial ${name}`;
+          const past = parseTemplate(hb, toStr(partials[name]), pfile, budget, false);
+          const compiled = hb.compile(past);
+          // why a function: Handlebars' own errors in a partial would otherwise not name it.
+          hb.registerPartial(name, function (context, options) {
+            try {
+              return compiled(context, options);
+            } catch (e) {
+              if (e instanceof Fault || e instanceof RangeError) throw e;
+              if (e instanceof HB.Exception && !e.__folioNamed) {
+                e.__folioNamed = true;
+                e.message = `${pfile}: ${e.message}`;
+              }
+              throw e;
+            }
+          });
+        }
+      }
+      const data = state.data;
+      const context = restricted && (typeof data !== "object" || data === null || isArray(data)) ? {} : data;
+      const html = hb.compile(ast, restricted ? RESTRICTED_OPTIONS : {})(context, RUNTIME);
+      if (typeof html !== "string") throw new Fault("BAD_REQUEST", file, "the template did not produce text");
+      if (restricted && html.length > RESTRICTED_MAX_OUTPUT) throw new Fault("LIMIT_EXCEEDED", file, `longer than ${RESTRICTED_MAX_OUTPUT.toLocaleString("en-US")} characters`);
+      return { html, console: state.console, calls: state.calls };
+    } catch (e) {
+      const r = fail(classify(e, file));
+      r.console = state.console;
+      return r;
+    }
+  }
+
+  /** Parses a step's template and partials and counts them, running nothing (a save's syntax check). */
+  function check(source, partials, restricted) {
+    const file = state.step;
+    try {
+      const hb = HB.create();
+      const budget = { nodes: 0 };
+      parseTemplate(hb, source, file, budget, restricted);
+      if (!restricted && partials) for (const name of ownNames(partials)) parseTemplate(hb, toStr(partials[name]), `partial ${name}`, budget, false);
+      return { ok: true };
+    } catch (e) {
+      return fail(classify(e, file));
+    }
+  }
+
+  /**
+   * Takes the beforeRender the script just evaluated returned (or refuses a script without one),
+   * and calls it with the data. A promise settles into state.pending; settled() reads it once
+   * the isolate's microtasks have run (there are no timers: a promise still pending then never settles).
+   */
+  function callBeforeRender(file, fn) {
+    try {
+      if (typeof fn !== "function") throw new Fault("BAD_REQUEST", file, "the script must define a function beforeRender(data)");
+      const data = state.data;
+      const out = fn(data);
+      if (out && typeof out.then === "function") {
+        const p = { done: false, value: undefined, error: undefined };
+        state.pending = p;
+        out.then(
+          (v) => {
+            p.done = true;
+            p.value = v;
+          },
+          (e) => {
+            p.done = true;
+            p.error = classify(e, file);
+          },
+        );
+      } else {
+        if (out !== undefined) state.data = out;
+        state.pending = undefined;
+      }
+      return { ok: true };
+    } catch (e) {
+      return fail(classify(e, file));
+    }
+  }
+
+  function settled(file) {
+    const p = state.pending;
+    state.pending = undefined;
+    if (!p) return { ok: true };
+    if (!p.done) return fail(new Fault("LIMIT_EXCEEDED", file, "beforeRender returned a promise that never settles"));
+    if (p.error) return fail(p.error);
+    if (p.value !== undefined) state.data = p.value;
+    return { ok: true };
+  }
+
+  /** The scripts' data as JSON for the next steps. */
+  function endScripts() {
+    try {
+      const json = stringify(state.data === undefined ? {} : state.data);
+      if (typeof json !== "string") throw new Fault("BAD_REQUEST", "scripts", "beforeRender left data that is not JSON");
+      return { data: json, console: state.console, calls: state.calls };
+    } catch (e) {
+      const f = e instanceof Fault ? e : e instanceof RangeError ? new Fault("BAD_REQUEST", "scripts", "beforeRender left data nested too deeply") : new Fault("BAD_REQUEST", "scripts", `beforeRender left data that is not JSON: ${describe(e)}`);
+      const r = fail(f);
+      r.console = state.console;
+      return r;
+    }
+  }
+
+  function consoleNow() {
+    return { console: state.console, calls: state.calls };
+  }
+
+  // why not writable: caller code of the same step could still shadow it with a lexical binding,
+  // which only breaks its own step; the host checks everything it gets back.
+  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, render, check, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
+})();

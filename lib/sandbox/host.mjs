@@ -1,0 +1,336 @@
+// The sandbox process (lib/sandbox/index.ts starts it): plain JavaScript run by Node with the
+// permission model on, as the unprivileged render user when the server is root, with an
+// environment that holds none of Folio's settings. It keeps V8 isolates (isolated-vm) warm and
+// runs each step of a job (scripts together, body, header, footer, string) in a FRESH context of
+// one of them, with Handlebars and lib/sandbox/harness.js from an isolate snapshot. Caller code
+// never runs in this process's own realm: only strings cross the isolate boundary.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import ivm from "isolated-vm";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const handlebarsPath = process.argv[2];
+
+const CPU_MS = 2000;
+/** How often a running step's CPU time is read: a step may overrun its CPU_MS by about this much. */
+const CPU_CHECK_MS = 20;
+/** A step's running time at most, waiting for the CPU included (index.ts's watchdog counts on it). */
+const WALL_MS = 6000;
+const MEMORY_MB = 64;
+const MAX_IN_BYTES = 8_000_000;
+const MAX_OUT_BYTES = 5_000_000;
+const MAX_DEPTH = 100;
+const MAX_CONSOLE = 100;
+const MAX_CONSOLE_CHARS = 2000;
+/** Isolates kept for the next jobs; more run at once when jobs overlap. */
+const IDLE_ISOLATES = 2;
+/** An isolate whose heap stays above this after a step is replaced rather than reused. */
+const REUSE_HEAP_BYTES = 24 * 1024 * 1024;
+
+// why a snapshot: evaluating Handlebars' 90 kB in each fresh context costs 5 to 10 ms; a context
+// made from the snapshot starts with it compiled, for about 1 ms.
+const snapshot = ivm.Isolate.createSnapshot(
+  [
+    { code: fs.readFileSync(handlebarsPath, "utf8"), filename: "handlebars.js" },
+    { code: fs.readFileSync(path.join(here, "harness.js"), "utf8"), filename: "folio-harness.js" },
+  ],
+  // Warm-up: compiles the paths every step takes, kept compiled in the snapshot.
+  `__folio.begin("warm", '{"a":[{"b":1}]}'); __folio.render("x{{#each a}}{{b}}{{#if b}}y{{/if}}{{/each}}", {}, false, false);`,
+);
+
+const idle = [];
+const newIsolate = () => new ivm.Isolate({ memoryLimit: MEMORY_MB, snapshot });
+function takeIsolate() {
+  return idle.pop() ?? newIsolate();
+}
+function giveBack(isolate) {
+  if (isolate.isDisposed) return refill();
+  let heap = 0;
+  try {
+    heap = isolate.getHeapStatisticsSync().used_heap_size;
+  } catch {
+    heap = Infinity;
+  }
+  if (idle.length < IDLE_ISOLATES && heap < REUSE_HEAP_BYTES) idle.push(isolate);
+  else isolate.dispose();
+}
+// why refill at once, and warm: the run after a limit-killed one must not pay for the new isolate,
+// nor for compiling Handlebars' paths in it (compiled code is the isolate's, shared by its contexts).
+const WARM_UP = `__folio.begin("warm", '{"a":[{"b":1,"c":"x"}]}'); __folio.render("{{#each a}}{{b}}{{#if c}}{{c}}{{else}}-{{/if}}{{/each}}{{> p}}", { p: "{{a.length}}" }, false, false);`;
+let refilling = false;
+// why only while no job runs: making an isolate blocks this process's thread for tens of
+// milliseconds, which a job arriving just then would wait for; jobs use the spare meanwhile.
+function refill() {
+  if (refilling) return;
+  refilling = true;
+  const next = () => {
+    if (idle.length >= IDLE_ISOLATES) {
+      refilling = false;
+      return;
+    }
+    if (running.size > 0) return void setTimeout(next, 5);
+    const isolate = newIsolate();
+    isolate
+      .createContext()
+      .then(async (context) => {
+        await context.eval(WARM_UP, { timeout: CPU_MS });
+        context.release();
+        idle.push(isolate);
+      })
+      .catch(() => isolate.dispose())
+      .finally(() => setTimeout(next, 0));
+  };
+  setTimeout(next, 0);
+}
+
+class Fault extends Error {
+  constructor(code, file, message) {
+    super(message);
+    this.code = code;
+    this.file = file;
+  }
+}
+
+/** The deepest nesting of arrays and objects in JSON text, stopping past `max`. */
+function jsonDepth(json, max) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > max) return depth;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return 0;
+}
+
+const bytes = (s) => Buffer.byteLength(s ?? "");
+
+/**
+ * One step's time limits, counted over the isolate calls it makes: CPU_MS of the isolate's own CPU
+ * time (isolated-vm's cpuTime, read every CPU_CHECK_MS while a call runs; past it the isolate is
+ * disposed), and WALL_MS of running time, the isolate's own `timeout`, for a step that waits on a
+ * machine too busy to give it the CPU.
+ */
+class Step {
+  constructor(job, name) {
+    this.job = job;
+    this.name = name;
+    this.cpu = 0;
+    this.wall = 0;
+    this.overCpu = false;
+  }
+  /** Runs `fn(timeoutMs)`, mapping the isolate's own ends (time, memory, disposal) to faults. */
+  async call(fn, file = this.name) {
+    const isolate = this.job.isolate;
+    const wallLeft = WALL_MS - this.wall;
+    if (this.cpu >= CPU_MS) throw this.cpuFault();
+    if (wallLeft <= 0) throw this.wallFault();
+    const started = performance.now();
+    const cpuStart = isolate.cpuTime;
+    const cpuNow = () => this.cpu + Number(isolate.cpuTime - cpuStart) / 1e6;
+    const watch = setInterval(() => {
+      if (isolate.isDisposed || cpuNow() <= CPU_MS) return;
+      this.overCpu = true;
+      isolate.dispose();
+    }, CPU_CHECK_MS);
+    try {
+      return await fn(Math.max(1, Math.ceil(wallLeft)));
+    } catch (e) {
+      const message = String(e?.message ?? e);
+      if (this.job.cancelled) throw new Fault("CANCELLED", this.name, "cancelled");
+      if (this.overCpu) throw this.cpuFault();
+      if (/timed out/i.test(message)) throw this.wallFault();
+      if (/memory limit|disposed/i.test(message)) {
+        this.job.spoiled = true;
+        throw new Fault("LIMIT_EXCEEDED", this.name, `needed more than ${MEMORY_MB} MiB of memory`);
+      }
+      // The caller's code threw at its top level (helpers.js, a script): its fault, named with its line.
+      const name = typeof e?.name === "string" && e.name !== "Error" ? `${e.name}: ` : "";
+      const at = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:(\\d+):\\d+`).exec(String(e?.stack ?? ""));
+      throw new Fault("BAD_REQUEST", file, `${name}${message.slice(0, 2000)}${at ? ` (line ${at[1]})` : ""}`);
+    } finally {
+      clearInterval(watch);
+      if (!isolate.isDisposed) this.cpu = cpuNow();
+      this.wall += performance.now() - started;
+    }
+  }
+  cpuFault() {
+    this.job.spoiled = true;
+    return new Fault("LIMIT_EXCEEDED", this.name, `used more than ${CPU_MS / 1000} s of CPU`);
+  }
+  wallFault() {
+    this.job.spoiled = true;
+    return new Fault("LIMIT_EXCEEDED", this.name, `ran longer than ${WALL_MS / 1000} s (the machine too busy to give it its ${CPU_MS / 1000} s of CPU)`);
+  }
+}
+
+/** A caller's JavaScript file compiled with its name, so that syntax errors and stacks name it. */
+async function compileFile(isolate, step, source, filename) {
+  try {
+    return await isolate.compileScript(source, { filename });
+  } catch (e) {
+    if (e?.name === "SyntaxError") {
+      const m = /\[[^\]]*:(\d+):\d+\]\s*$/.exec(String(e.message));
+      throw new Fault("BAD_REQUEST", filename, `${String(e.message).replace(/\s*\[[^\]]*\]\s*$/, "")}${m ? ` (line ${m[1]})` : ""}`);
+    }
+    if (/memory limit|disposed/i.test(String(e?.message))) throw new Fault("LIMIT_EXCEEDED", step.name, `needed more than ${MEMORY_MB} MiB of memory`);
+    throw e;
+  }
+}
+
+function harnessResult(r, step, out) {
+  if (!r || typeof r !== "object") throw new Fault("BAD_REQUEST", step.name, "the step's code replaced the sandbox's own functions");
+  if (Array.isArray(r.console)) keepConsole(out, r.console, r.calls);
+  if (r.error) {
+    const { code, file, message } = r.error;
+    throw new Fault(code === "LIMIT_EXCEEDED" ? "LIMIT_EXCEEDED" : "BAD_REQUEST", String(file ?? step.name).slice(0, 300), String(message ?? "failed").slice(0, 4000));
+  }
+  return r;
+}
+
+function keepConsole(out, entries, calls) {
+  for (const e of entries) {
+    if (out.console.length >= MAX_CONSOLE) break;
+    const level = ["log", "info", "warn", "error", "debug"].includes(e?.level) ? e.level : "log";
+    out.console.push({ step: String(e?.step ?? ""), level, message: String(e?.message ?? "").slice(0, MAX_CONSOLE_CHARS) });
+  }
+  void calls;
+}
+
+const copy = { arguments: { copy: true }, result: { copy: true } };
+
+/** compileOnly: every file parsed or compiled for its syntax and limits, nothing run. */
+async function checkJob(isolate, job, out) {
+  const step = new Step(job, "check");
+  for (const script of job.scripts ?? []) await compileFile(isolate, step, scriptCode(script, `script ${script.name}`), `script ${script.name}`);
+  if (!job.restricted && job.helpers) await compileFile(isolate, step, job.helpers, "helpers.js");
+  for (const spec of job.steps) {
+    const s = new Step(job, spec.name);
+    const context = await isolate.createContext();
+    try {
+      await s.call((timeout) => context.evalClosure("__folio.begin($0)", [spec.name], { ...copy, timeout }));
+      harnessResult(await s.call((timeout) => context.evalClosure("return __folio.check($0, $1, $2)", [spec.source, job.restricted ? {} : (job.partials ?? {}), !!job.restricted], { ...copy, timeout })), s, out);
+    } finally {
+      context.release();
+    }
+  }
+}
+
+// why wrapped in a function: each script's declarations stay its own (two scripts may both
+// declare beforeRender); the wrapper adds nothing before the first line's text but on that line,
+// so line numbers stay the script's.
+const scriptCode = (script, file) => `__folio.callBeforeRender(${JSON.stringify(file)}, (function () { ${script.source}\n;return typeof beforeRender === "function" ? beforeRender : undefined; })())`;
+
+async function runScripts(isolate, job, out) {
+  const step = new Step(job, "scripts");
+  const inBytes = bytes(out.data) + job.scripts.reduce((n, s) => n + bytes(s.source), 0);
+  if (inBytes > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", "scripts", `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of source and data`);
+  const context = await isolate.createContext();
+  job.contexts.push(context);
+  try {
+    await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", ["scripts", out.data], { ...copy, timeout }));
+    for (const script of job.scripts) {
+      const file = `script ${script.name}`;
+      const compiled = await compileFile(isolate, step, scriptCode(script, file), file);
+      harnessResult(await step.call((timeout) => compiled.run(context, { timeout, copy: true }), file), step, out);
+      // A separate call: the isolate has run its microtasks in between, so a promise pending now never settles.
+      harnessResult(await step.call((timeout) => context.evalClosure("return __folio.settled($0)", [file], { ...copy, timeout })), step, out);
+    }
+    const r = harnessResult(await step.call((timeout) => context.evalClosure("return __folio.endScripts()", [], { ...copy, timeout })), step, out);
+    if (typeof r.data !== "string") throw new Fault("BAD_REQUEST", "scripts", "beforeRender left data that is not JSON");
+    if (jsonDepth(r.data, MAX_DEPTH) > MAX_DEPTH) throw new Fault("BAD_REQUEST", "scripts", `beforeRender left data nested more than ${MAX_DEPTH} levels deep`);
+    out.data = r.data;
+  } finally {
+    context.release();
+  }
+}
+
+async function runStep(isolate, job, spec, out) {
+  const step = new Step(job, spec.name);
+  const partialBytes = job.restricted ? 0 : Object.values(job.partials ?? {}).reduce((n, s) => n + bytes(s), 0);
+  const inBytes = bytes(out.data) + bytes(spec.source) + partialBytes + (job.restricted ? 0 : bytes(job.helpers));
+  if (inBytes > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", spec.name, `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of source and data`);
+  const context = await isolate.createContext();
+  job.contexts.push(context);
+  try {
+    const helpers = !job.restricted && typeof job.helpers === "string" && job.helpers.length > 0;
+    const args = [spec.name, out.data, spec.source, job.restricted ? {} : (job.partials ?? {}), helpers, !!job.restricted];
+    let render = "__folio.begin($0, $1); return __folio.render($2, $3, $4, $5)";
+    if (helpers) {
+      // The step's name first, so that helpers.js's own console calls carry it.
+      await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", [spec.name, out.data], { ...copy, timeout }));
+      const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
+      await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
+      render = "return __folio.render($2, $3, $4, $5)";
+    }
+    // why one call for data and template without helpers.js: each call into the isolate costs a crossing.
+    const r = harnessResult(await step.call((timeout) => context.evalClosure(render, args, { ...copy, timeout })), step, out);
+    if (typeof r.html !== "string") throw new Fault("BAD_REQUEST", spec.name, "the template did not produce text");
+    if (bytes(r.html) > MAX_OUT_BYTES) throw new Fault("LIMIT_EXCEEDED", spec.name, `more than ${MAX_OUT_BYTES.toLocaleString("en-US")} bytes of HTML`);
+    out.outputs[spec.name] = r.html;
+  } finally {
+    context.release();
+  }
+}
+
+const running = new Map();
+
+async function runJob(job) {
+  const out = { outputs: {}, data: job.data, console: [] };
+  job.contexts = [];
+  const isolate = takeIsolate();
+  job.isolate = isolate;
+  try {
+    if (job.compileOnly) {
+      await checkJob(isolate, job, out);
+      return { ...out, data: undefined };
+    }
+    if (job.scripts?.length) await runScripts(isolate, job, out);
+    for (const spec of job.steps) await runStep(isolate, job, spec, out);
+    // Without scripts the data is the caller's own: not copied back.
+    return job.scripts?.length ? out : { ...out, data: undefined };
+  } catch (e) {
+    if (e instanceof Fault) {
+      const error = { code: e.code, file: e.file, message: e.message, console: out.console };
+      return { error };
+    }
+    throw e;
+  } finally {
+    // A step past its time or memory limit may have left the isolate half-done: it is not reused.
+    if (job.spoiled || job.cancelled) {
+      if (!isolate.isDisposed) isolate.dispose();
+      refill();
+    } else giveBack(isolate);
+  }
+}
+
+process.on("message", async (m) => {
+  if (m.cancel !== undefined) {
+    const job = running.get(m.cancel);
+    if (job) {
+      job.cancelled = true;
+      if (job.isolate && !job.isolate.isDisposed) job.isolate.dispose();
+    }
+    return;
+  }
+  const { id, job } = m;
+  running.set(id, job);
+  try {
+    const value = await runJob(job);
+    if (value.error) process.send({ id, ok: false, error: value.error });
+    else process.send({ id, ok: true, value });
+  } catch (e) {
+    process.send({ id, ok: false, error: { code: "INTERNAL", file: "", message: String(e?.message ?? e).slice(0, 500) } });
+  } finally {
+    running.delete(id);
+  }
+});
+process.on("disconnect", () => process.exit(0));
+refill();
+process.send({ ready: true });

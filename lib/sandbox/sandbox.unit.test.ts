@@ -1,0 +1,306 @@
+/**
+ * The sandbox driven directly (no database, no server): what runs, what each step sees, the
+ * spec's limits at their bounds (Limits > Scripts and helpers), escapes tried for real, and the
+ * process the isolates live in. Every refusal is followed by a run that must work as before.
+ */
+import fs from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { rejected } from "../testing/app-error";
+import { findSystemUser } from "../private-files";
+import { runSandbox, sandboxPid, stopSandbox, type SandboxJob } from ".";
+
+const template = (source: string, more: Partial<SandboxJob> = {}): SandboxJob => ({ steps: [{ name: "template", source }], data: {}, ...more });
+const html = async (source: string, more: Partial<SandboxJob> = {}) => (await runSandbox(template(source, more))).outputs.template;
+
+/** A run after a refusal: works, with nothing of the refused one left. */
+async function stillWorks() {
+  const started = performance.now();
+  expect(await html("Hi {{name}} {{check}}", { data: { name: "Ann" }, helpers: "function check() { return typeof globalThis.leak + typeof Object.prototype.polluted; }" })).toBe("Hi Ann undefinedundefined");
+  // why so loose: the machine is shared; a run that waited on a limit (2 s) or a restart would show.
+  expect(performance.now() - started).toBeLessThan(1500);
+}
+
+afterAll(() => stopSandbox());
+
+describe("the sandbox process", () => {
+  it("holds none of the server's settings and, when the server is root, runs as the render user without privileges", async () => {
+    await stopSandbox();
+    const before = { ...process.env };
+    process.env.SECRET_KEY = "s".repeat(64);
+    process.env.DATABASE_URL = "postgres://folio:secret@localhost/folio";
+    try {
+      expect(await html("{{x}}", { data: { x: 1 } })).toBe("1");
+    } finally {
+      process.env = before;
+    }
+    const pid = sandboxPid()!;
+    expect(pid).toBeGreaterThan(0);
+    const env = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
+    const names = env.map((e) => e.slice(0, e.indexOf("=")));
+    expect(names.sort()).toEqual(["LANG", "NODE_CHANNEL_FD", "NODE_CHANNEL_SERIALIZATION_MODE", "PATH"]);
+    expect(env.join("\n")).not.toContain("secret");
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+    expect(status).toMatch(/^CapEff:\s+0+$/m);
+    if (process.getuid!() === 0) {
+      const user = findSystemUser(process.env.CHROMIUM_USER ?? "folio-render")!;
+      expect(status).toMatch(new RegExp(`^Uid:\\s+${user.uid}\\s+${user.uid}\\s+${user.uid}\\s+${user.uid}$`, "m"));
+      expect(status).toMatch(/^CapPrm:\s+0+$/m);
+    }
+    // Node's permission model: no files written, no processes started, even by a host-realm escape.
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(expect.arrayContaining(["--permission", "--no-node-snapshot"]));
+  });
+
+  it("is started again when it dies, and a run with an abort signal ends when it fires", async () => {
+    const first = sandboxPid()!;
+    process.kill(first, "SIGKILL");
+    await expect.poll(() => sandboxPid() === first, { timeout: 5000 }).toBe(false);
+    expect(await html("ok")).toBe("ok");
+    expect(sandboxPid()).not.toBe(first);
+    const controller = new AbortController();
+    const running = runSandbox(template("{{spin}}", { helpers: "function spin() { for (;;); }" }), controller.signal);
+    setTimeout(() => controller.abort(new Error("client went away")), 100);
+    await expect(running).rejects.toThrow("client went away");
+    await stillWorks();
+  });
+});
+
+describe("steps", () => {
+  it("runs helpers.js functions as helpers (arguments, hash, blocks), partials, and the built-in pageNumber/totalPages", async () => {
+    const helpers = `
+      function upper(s) { return String(s).toUpperCase(); }
+      function money(n, options) { return options.hash.currency + " " + n.toFixed(2); }
+      var twice = function (options) { return options.fn(this) + options.fn(this); };
+      function either(v, options) { return v ? options.fn(this) : options.inverse(this); }`;
+    const out = await html("{{upper name}} {{money 5 currency='CHF'}} {{#twice}}[{{name}}]{{/twice}} {{#either no}}y{{else}}n{{/either}} {{> row x=name}} {{pageNumber}}", {
+      data: { name: "<b>", no: false },
+      helpers,
+      partials: { row: "({{x}})" },
+    });
+    expect(out).toBe('&lt;B&gt; CHF 5.00 [&lt;b&gt;][&lt;b&gt;] n (&lt;b&gt;) <span class="pageNumber"></span>');
+  });
+
+  it("runs scripts in order before the steps: async, returning new data or changing it; every step sees the result", async () => {
+    const r = await runSandbox({
+      scripts: [
+        { name: "totals", source: "async function beforeRender(data) { await null; data.total = data.items.reduce((a, b) => a + b, 0); }" },
+        { name: "reshape", source: "const beforeRender = (data) => ({ ...data, label: 'Total ' + data.total });" },
+      ],
+      steps: [
+        { name: "template", source: "{{label}}" },
+        { name: "header", source: "{{total}}" },
+      ],
+      data: { items: [1, 2, 3] },
+    });
+    expect(r.outputs).toEqual({ template: "Total 6", header: "6" });
+    expect(r.data).toEqual({ items: [1, 2, 3], total: 6, label: "Total 6" });
+  });
+
+  it("keeps the first 100 console calls, each cut to 2,000 characters, with the step that made them", async () => {
+    const r = await runSandbox(
+      template("{{noise}}", {
+        scripts: [{ name: "s", source: "function beforeRender() { console.warn('from', 'script', { a: 1 }); }" }],
+        helpers: "function noise() { console.log('x'.repeat(2500)); for (let i = 0; i < 150; i++) console.info(i); return ''; }",
+      }),
+    );
+    expect(r.console).toHaveLength(100);
+    expect(r.console[0]).toEqual({ step: "scripts", level: "warn", message: 'from script {"a":1}' });
+    expect(r.console[1]!.message).toBe("x".repeat(2000));
+    expect(r.console[1]!.step).toBe("template");
+    expect(r.console[99]).toEqual({ step: "template", level: "info", message: "97" });
+  });
+
+  it.each([
+    ["the template", template("a\n{{#if}}"), "template", /^template: Parse error on line 2/],
+    ["a partial", template("{{> invoice-row}}", { partials: { "invoice-row": "\n\n{{/x}}" } }), "partial invoice-row", /^partial invoice-row: Parse error on line 3/],
+    ["helpers.js", template("x", { helpers: "function a() {\n  +}" }), "helpers.js", /^helpers\.js: .*\(line 2\)$/],
+    ["helpers.js throwing when called", template("{{boom}}", { helpers: "function boom() {\n  return null.x;\n}" }), "template", /^template: TypeError: .*\(helpers\.js line 2\)$/],
+    ["a script", template("x", { scripts: [{ name: "totals", source: "function beforeRender(d) {\n  d = ;\n}" }] }), "script totals", /^script totals: .*\(line 2\)$/],
+    ["a script that throws", template("x", { scripts: [{ name: "totals", source: "\nasync function beforeRender() {\n  throw new RangeError('no rates'); }" }] }), "script totals", /^script totals: RangeError: no rates \(script totals line 3\)$/],
+    ["a script without beforeRender", template("x", { scripts: [{ name: "totals", source: "function before(data) {}" }] }), "script totals", /beforeRender/],
+  ])("answers 400 naming %s and the line", async (_, job, path, message) => {
+    const e = await rejected(runSandbox(job));
+    expect(e.code).toBe("BAD_REQUEST");
+    expect(e.message).toMatch(message);
+    expect(e.details![0]!.path).toBe(path);
+  });
+
+  it("compileOnly checks every file's syntax and limits and runs nothing", async () => {
+    const job: SandboxJob = {
+      steps: [{ name: "template", source: "{{spin}}{{> row}}" }],
+      partials: { row: "{{x}}" },
+      helpers: "for (;;); function spin() { for (;;); }",
+      scripts: [{ name: "s", source: "function beforeRender() { return new Promise(() => {}); }" }],
+      data: {},
+      compileOnly: true,
+    };
+    expect(await runSandbox(job)).toEqual({ outputs: {}, data: {}, console: [] });
+    for (const [bad, path] of [
+      [{ partials: { row: "{{#if}}" } } as Partial<SandboxJob>, "partial row"],
+      [{ helpers: "function (" }, "helpers.js"],
+      [{ scripts: [{ name: "s", source: "function beforeRender( {" }] }, "script s"],
+      [{ steps: [{ name: "header", source: "{{/x}}" }] }, "header"],
+    ] as [Partial<SandboxJob>, string][]) {
+      const e = await rejected(runSandbox({ ...job, ...bad }));
+      expect(e.code).toBe("BAD_REQUEST");
+      expect(e.details![0]!.path).toBe(path);
+    }
+  });
+
+  it("restricted (component headers and footers): built-ins only, no helpers.js, partials or log", async () => {
+    const r = await runSandbox({ restricted: true, steps: [{ name: "composition.footer", source: "{{#each a}}{{this}}{{/each}} {{totalPages}}" }], data: { a: [1, 2] }, helpers: "function x() {}" });
+    expect(r.outputs["composition.footer"]).toBe('12 <span class="totalPages"></span>');
+    for (const source of ["{{x}}", "{{log 'a'}}", "{{> p}}"]) {
+      const e = await rejected(runSandbox({ restricted: true, steps: [{ name: "composition.footer", source: source === "{{x}}" ? "{{x 1}}" : source }], data: {}, helpers: "function x() {}", partials: { p: "p" } }));
+      expect(e.code).toBe("BAD_REQUEST");
+      expect(e.message.startsWith("composition.footer: ")).toBe(true);
+    }
+  });
+});
+
+describe("escapes, each refused and leaving the next run unaffected", () => {
+  it("constructor.constructor('return process')() reaches no Node: not from helpers, scripts or templates", async () => {
+    // The classic escape: Function from any object's constructor, then the host's process.
+    const probe = "(() => { try { return String(this.constructor.constructor('return process')()); } catch (e) { return e.message; } })() + ',' + typeof (0).constructor.constructor('return this')().require";
+    const r = await runSandbox(
+      template("{{probe}}|{{#with this.constructor}}{{constructor}}{{/with}}|{{lookup this 'constructor'}}|{{constructor.constructor}}", {
+        helpers: `function probe() { return ${probe}; }`,
+        scripts: [{ name: "s", source: `function beforeRender(d) { d.fromScript = ${probe}; }` }],
+      }),
+    );
+    expect(r.outputs.template).toBe("process is not defined,undefined|||");
+    expect(r.data).toEqual({ fromScript: "process is not defined,undefined" });
+    await stillWorks();
+  });
+
+  it("the published Handlebars RCE template (the string.sub.apply gadget) runs nothing", async () => {
+    const payload = `{{#with "s" as |string|}}{{#with "e"}}{{#with split as |conslist|}}{{this.pop}}{{this.push (lookup string.sub "constructor")}}{{this.pop}}
+      {{#with string.split as |codelist|}}{{this.pop}}{{this.push "return typeof process === 'object' ? process.mainModule.require('child_process').execSync('id').toString() : 'no process';"}}{{this.pop}}
+      {{#each conslist}}{{#with (string.sub.apply 0 codelist)}}[{{this}}]{{/with}}{{/each}}{{/with}}{{/with}}{{/with}}{{/with}}`;
+    const out = await html(payload).catch((e: Error) => e.message);
+    expect(out).not.toMatch(/uid=/);
+    await stillWorks();
+  });
+
+  it("this.__proto__ in a template reads nothing", async () => {
+    expect(await html("{{this.__proto__}}|{{#with this.__proto__}}{{constructor.name}}{{/with}}|{{__proto__.toString}}|{{this.__proto__.__defineGetter__}}", { data: { a: 1 } })).toBe("|||");
+    await stillWorks();
+  });
+
+  it("prototype pollution through data and through helpers stays in its own step", async () => {
+    const data = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}}');
+    expect(await html("[{{polluted}}]", { data })).toBe("[]");
+    const r = await runSandbox({
+      helpers: "Object.prototype.polluted = 'yes'; Array.prototype.leak = 1; function seen() { return ({}).polluted; }",
+      steps: [
+        { name: "template", source: "{{seen}}" },
+        { name: "footer", source: "[{{polluted}}]" },
+      ],
+      data: {},
+    });
+    // helpers.js runs again in each step's fresh context, so each step sees only its own pollution.
+    expect(r.outputs).toEqual({ template: "yes", footer: "[]" });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await stillWorks();
+  });
+
+  it("globals a run leaves are not there for the next run, nor for the next step of the same run", async () => {
+    await runSandbox({
+      helpers: "globalThis.leak = 'secret'; var leak2 = 'secret';",
+      scripts: [{ name: "s", source: "function beforeRender() { globalThis.fromScript = 1; }" }],
+      steps: [{ name: "template", source: "x" }],
+      data: {},
+    });
+    const r = await runSandbox({
+      scripts: [{ name: "s", source: "function beforeRender(d) { d.before = typeof fromScript; }" }],
+      steps: [{ name: "template", source: "{{read}}" }],
+      helpers: "function read() { return [typeof leak, typeof leak2, typeof fromScript].join(); }",
+      data: {},
+    });
+    expect(r.outputs.template).toBe("undefined,undefined,undefined");
+    await stillWorks();
+  });
+
+  it("an infinite loop ends at 2 s of CPU with LIMIT_EXCEEDED; 4 run at once, 64 wait, more answer 429 (busy)", async () => {
+    const spins = Array.from({ length: 4 }, () => rejected(runSandbox(template("{{spin}}", { helpers: "function spin() { for (;;); }" }))));
+    const waiting = Array.from({ length: 64 }, (_, i) => html("{{i}}", { data: { i } }));
+    const busy = await rejected(runSandbox(template("x")));
+    expect(busy.code).toBe("RATE_LIMITED");
+    expect(busy.status).toBe(429);
+    expect(busy.headers).toBeUndefined();
+    for (const e of await Promise.all(spins)) {
+      expect(e.code).toBe("LIMIT_EXCEEDED");
+      expect(e.message).toBe("template: used more than 2 s of CPU");
+    }
+    expect(await Promise.all(waiting)).toEqual(Array.from({ length: 64 }, (_, i) => String(i)));
+    await stillWorks();
+  });
+
+  it.each([
+    ["deep recursion in a helper", template("{{r}}", { helpers: "function r() { return r() + 1; }" }), /calls nest too deeply/],
+    ["a partial that includes itself", template("{{> me}}", { partials: { me: "x{{> me}}" } }), /calls nest too deeply/],
+    ["a memory bomb", template("{{bomb}}", { helpers: "function bomb() { const a = []; for (;;) a.push(new Array(1e5).fill(1.5)); }" }), /more than 64 MiB/],
+    ["a memory bomb in a script", template("x", { scripts: [{ name: "s", source: "function beforeRender() { let s = 'x'; for (;;) s = s + s; }" }] }), /64 MiB|largest string/],
+    ["huge output", template("{{#each a}}{{{big}}}{{/each}}", { data: { a: [1, 2] }, helpers: "function big() { return 'x'.repeat(3_000_000); }" }), /more than 5,000,000 bytes of HTML/],
+    ["a script that never resolves", template("x", { scripts: [{ name: "s", source: "function beforeRender() { return new Promise(() => {}); }" }] }), /never settles/],
+  ])("%s: LIMIT_EXCEEDED", async (_, job, message) => {
+    const e = await rejected(runSandbox(job));
+    expect(e.code).toBe("LIMIT_EXCEEDED");
+    expect(e.message).toMatch(message);
+    await stillWorks();
+  });
+});
+
+describe("limits at their bounds", () => {
+  const nest = (levels: number) => {
+    let v: unknown = 1;
+    for (let i = 0; i < levels; i++) v = { v };
+    return v;
+  };
+
+  it("data nested 100 levels works, 101 answers 400 (checked before sending)", async () => {
+    expect(await html("ok", { data: nest(100) })).toBe("ok");
+    const e = await rejected(runSandbox(template("x", { data: nest(101) })));
+    expect(e.code).toBe("BAD_REQUEST");
+    expect(e.message).toMatch(/^data: nested more than 100/);
+    const s = await rejected(runSandbox(template("x", { scripts: [{ name: "deep", source: "function beforeRender() { let v = 1; for (let i = 0; i < 101; i++) v = { v }; return v; }" }] })));
+    expect(s.code).toBe("BAD_REQUEST");
+    expect(s.message).toMatch(/nested more than 100/);
+  });
+
+  it("50,000 syntax nodes work, 50,001 answer LIMIT_EXCEEDED", async () => {
+    // The program and 49,999 comments. why comments: Handlebars' compile time grows faster than
+    // linearly with mustaches; 25,000 of them take longer than the 2 s a step has (docs/api.md).
+    expect(await html("{{!c}}".repeat(49_999))).toBe("");
+    const e = await rejected(runSandbox(template("{{!c}}".repeat(50_000))));
+    expect(e.code).toBe("LIMIT_EXCEEDED");
+    expect(e.message).toMatch(/50,000 syntax nodes/);
+    await stillWorks();
+  });
+
+  it("blocks nested 100 deep work, 101 answer LIMIT_EXCEEDED", async () => {
+    const blocks = (n: number) => "{{#if a}}".repeat(n) + "y" + "{{/if}}".repeat(n);
+    expect(await html(blocks(100), { data: { a: 1 } })).toBe("y");
+    const e = await rejected(runSandbox(template(blocks(101), { data: { a: 1 } })));
+    expect(e.code).toBe("LIMIT_EXCEEDED");
+    expect(e.message).toMatch(/nested more than 100 deep/);
+  });
+
+  it("8,000,000 bytes of source and data work, one more answers LIMIT_EXCEEDED", async () => {
+    // {"s":"…"} is 8 bytes around the string.
+    const data = (n: number) => ({ s: "é".repeat(n / 2) + "x".repeat(n % 2) });
+    expect(await html("{{#if s}}ok{{/if}}", { data: data(8_000_000 - 8 - 18) })).toBe("ok");
+    const e = await rejected(runSandbox(template("{{#if s}}ok{{/if}}", { data: data(8_000_000 - 8 - 18 + 1) })));
+    expect(e.code).toBe("LIMIT_EXCEEDED");
+    expect(e.message).toMatch(/more than 8,000,000 bytes/);
+  });
+
+  it("5,000,000 bytes of HTML work, one more answers LIMIT_EXCEEDED", async () => {
+    const helpers = "function big(n) { return 'é'.repeat(Math.floor(n / 2)) + 'x'.repeat(n % 2); }";
+    expect(Buffer.byteLength((await html("{{{big 5000000}}}", { helpers }))!)).toBe(5_000_000);
+    const e = await rejected(runSandbox(template("{{{big 5000001}}}", { helpers })));
+    expect(e.code).toBe("LIMIT_EXCEEDED");
+    expect(e.message).toBe("template: more than 5,000,000 bytes of HTML");
+    await stillWorks();
+  });
+});
