@@ -7,9 +7,11 @@
 import type { AssetRef } from "../documents/asset-refs";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
-import { AppError, notFound } from "../errors";
+import { AppError, fromZodError, notFound } from "../errors";
 import type { CallerDocument } from "../documents/caller-document";
 import { expand } from "./expand";
+import { handlebarsFromDraft, handlebarsFromVersion } from "./handlebars";
+import type { SandboxConsoleEntry } from "../sandbox";
 import { renderMarginTemplate } from "./margins";
 import * as repo from "./repository";
 import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
@@ -24,6 +26,8 @@ export type PreparedSource = {
   assets?: AssetRef[];
   templateId?: string;
   templateVersionId?: string;
+  /** What a Handlebars template's sandbox steps logged (a preview answers it: docs/api.md). */
+  console?: SandboxConsoleEntry[];
 };
 
 type Data = Record<string, unknown>;
@@ -61,6 +65,13 @@ export function prepareDocument(content: ComponentContent, data: Data, lang: str
   return prepareTemplate(content, data, lang, options).document;
 }
 
+/** Unsaved component content of a preview, checked as a save checks it (errors name the field under `content`). */
+function parseUnsaved(content: unknown): ComponentContent {
+  const parsed = ComponentContent.safeParse(content);
+  if (!parsed.success) throw fromZodError(parsed.error, ["content"]);
+  return parsed.data;
+}
+
 /** A stored draft or version passed validation when it was saved; parsing again gives the typed tree. */
 function storedContent(content: unknown): ComponentContent {
   return ComponentContent.parse(content);
@@ -83,6 +94,7 @@ export function versionResources(v: { version: number; resources: unknown }, con
 export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Data, lang?: string): Promise<PreparedSource> {
   const v = await repo.findVersion(db(), ctx.workspaceId, versionId);
   if (!v) throw notFound("template version", versionId);
+  if (v.kind === "handlebars") return handlebarsFromVersion(v, data, lang);
   const content = storedContent(v.content);
   const { document, assets } = prepareTemplate(content, data, lang ?? content.settings?.locale ?? "en-US", { resources: versionResources(v, content), title: v.name });
   return { source: "templateVersion", templateId: v.templateId, templateVersionId: v.id, document, assets };
@@ -97,11 +109,12 @@ export const contentBytes = (content: unknown) => Buffer.byteLength(JSON.stringi
  * checked as a save checks it), that content is rendered in the draft's place: the console's live
  * preview shows edits as they are typed without saving a revision per pause.
  */
-export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale: string | undefined, unsaved?: ComponentContent): Promise<PreparedSource> {
+export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale: string | undefined, unsaved?: unknown): Promise<PreparedSource> {
   requireScope(ctx, "template:read", "preview template drafts");
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
-  const content = unsaved ?? storedContent(t.draft);
+  if (t.kind === "handlebars") return handlebarsFromDraft(db(), t, data, locale, unsaved);
+  const content = unsaved === undefined ? storedContent(t.draft) : parseUnsaved(unsaved);
   const resources = await resolveResources(db(), ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(content) });
   const { document, assets } = prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name });
   return { source: "preview", templateId: t.id, document, assets };
