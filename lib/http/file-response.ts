@@ -37,18 +37,43 @@ export function fileResponse(f: FileDownload): Response {
   return new Response(webBody(f.body), { status: 200, headers: nextFileHeaders(f) });
 }
 
+/** The most of a Handlebars preview's console output one header carries (docs/api.md, Handlebars templates). */
+export const CONSOLE_HEADER_BYTES = 8000;
+
+/**
+ * A Handlebars preview's console output as headers: `x-folio-console`, base64 of the JSON array of
+ * entries `{step, level, message}`, in order, as many as fit in 8,000 bytes; `x-folio-console-omitted`,
+ * how many entries after them did not fit. why a header: the answer of a pdf or png preview is the
+ * file itself, and every format should give the console editor the same pane.
+ */
+export function consoleHeaders(entries: readonly { step: string; level: string; message: string }[] | undefined): Record<string, string> {
+  if (!entries) return {};
+  let kept = entries.length;
+  let encoded = Buffer.from(JSON.stringify(entries)).toString("base64");
+  while (encoded.length > CONSOLE_HEADER_BYTES && kept > 0) {
+    kept = Math.max(0, Math.min(kept - 1, Math.floor((kept * CONSOLE_HEADER_BYTES) / encoded.length)));
+    encoded = Buffer.from(JSON.stringify(entries.slice(0, kept))).toString("base64");
+  }
+  return { "x-folio-console": encoded, "x-folio-console-omitted": String(entries.length - kept) };
+}
+
+type Answer = ({ kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }) & {
+  console?: readonly { step: string; level: string; message: string }[];
+};
+
 /**
  * A file a render answered with directly (Reports API, previews). HTML output is served sandboxed:
  * it is built from template data, and a browser opening it must not run anything in our origin.
  */
-export function answerResponse(a: { kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }): Response {
+export function answerResponse(a: Answer): Response {
   if (a.kind === "file") {
-    const headers = { ...nextFileHeaders(a.file), "x-render-id": a.renderId, "x-page-count": String(a.pageCount) };
+    const headers = { ...nextFileHeaders(a.file), "x-render-id": a.renderId, "x-page-count": String(a.pageCount), ...consoleHeaders(a.console) };
     return new Response(webBody(a.file.body), { status: 200, headers });
   }
   return new Response(a.html, {
     status: 200,
     headers: {
+      ...consoleHeaders(a.console),
       "content-type": "text/html; charset=utf-8",
       "content-security-policy": "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:",
       "cache-control": "private, no-store",

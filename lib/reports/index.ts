@@ -15,8 +15,9 @@ import { contentTypes, createRender, extensions, type FileDownload } from "../re
 import { supersedeEditorPreviews } from "../renders/statements";
 import { JsonObject as Data, Locale } from "../documents/page-settings";
 import { ImageOptions } from "../renders/schemas";
-import { parseContent } from "../templates";
+import { handlebarsFromVersion } from "../templates/handlebars";
 import { fromDraft, prepareTemplate, versionResources, type PreparedSource } from "../templates/prepare";
+import type { SandboxConsoleEntry } from "../sandbox";
 import * as repo from "../templates/repository";
 import { ComponentContent } from "../templates/schema";
 
@@ -44,15 +45,18 @@ export const PreviewInput = z
   });
 export type PreviewInput = z.infer<typeof PreviewInput>;
 
-/** A file answer names its render and the document's page count (for an image, of the document it shows a page of). */
-export type FileAnswer = { kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string };
+/**
+ * A file answer names its render and the document's page count (for an image, of the document it
+ * shows a page of). A Handlebars template's preview also carries what its sandbox steps logged.
+ */
+export type FileAnswer = ({ kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }) & { console?: SandboxConsoleEntry[] };
 
 /** spec: Limits > Request rates: Reports API renders and previews waiting their turn, per workspace. */
 export const MAX_WAITING = 100;
 const waiting = new Map<string, number>();
 
 function refuseXlsx(format: "pdf" | "png" | "html" | "xlsx"): "pdf" | "png" | "html" {
-  if (format === "xlsx") throw new AppError("UNSUPPORTED_FEATURE", "XLSX output needs a workbook template; component templates render pdf, png and html");
+  if (format === "xlsx") throw new AppError("UNSUPPORTED_FEATURE", "XLSX output needs a workbook template; component and Handlebars templates render pdf, png and html");
   return format;
 }
 
@@ -66,20 +70,21 @@ function requireScopes(ctx: Ctx, format: string, action: string) {
 /**
  * POST /v1/reports/render: the newest published version of the template with that name. 404
  * NOT_FOUND when no published template of that name renders the format (spec: Errors): none by
- * that name, or one that cannot produce it (a handlebars template, or xlsx, which needs a
+ * that name, or one that cannot produce it (xlsx, which needs a
  * workbook template).
  */
 export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempotencyKey: string | undefined): Promise<FileAnswer> {
   requireScopes(ctx, input.format, "render reports");
   const version = await repo.newestVersionByName(db(), ctx.workspaceId, input.template.name);
   if (!version) throw notFound(`published template named "${input.template.name}"`);
-  if (version.kind !== "component" || input.format === "xlsx") {
-    throw new AppError("NOT_FOUND", `No published template named "${input.template.name}" renders ${input.format}: the Reports API renders component templates as pdf, png or html`);
+  if (input.format === "xlsx") {
+    throw new AppError("NOT_FOUND", `No published template named "${input.template.name}" renders ${input.format}: the Reports API renders component and Handlebars templates as pdf, png or html`);
   }
   const format = input.format;
   // spec: Values and bindings: the Reports API renders in the request's locale, en-US when omitted.
   const lang = input.locale ?? "en-US";
   const prepare = async (): Promise<PreparedSource> => {
+    if (version.kind === "handlebars") return handlebarsFromVersion(version, input.data ?? {}, lang, "report");
     const content = ComponentContent.parse(version.content);
     const { document, assets } = await prepareTemplate(content, input.data ?? {}, lang, { resources: versionResources(version, content), title: version.name });
     return { source: "report", templateId: version.templateId, templateVersionId: version.id, document, assets };
@@ -95,17 +100,17 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
 export async function previewTemplate(ctx: Ctx, templateId: string, input: PreviewInput): Promise<FileAnswer> {
   requireScopes(ctx, input.format, "preview template drafts");
   const format = refuseXlsx(input.format);
-  const unsaved = input.content === undefined ? undefined : parseContent(input.content);
-  const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale, unsaved);
-  if (format === "html") return { kind: "html", html: prepared.document.html };
+  const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale, input.content);
+  const logged = prepared.console ? { console: prepared.console } : {};
+  if (format === "html") return { kind: "html", html: prepared.document.html, ...logged };
   // docs/architecture.md, Editor previews: a signed-in person's preview (the console's) is a test
   // render with its own allowance; a newer one supersedes the person's preview still waiting.
   if (ctx.actor.type === "user") {
     const editor = ctx.actor.userId;
     await supersedeEditorPreviews(db(), ctx.workspaceId, editor);
-    return renderAndWait(ctx, format, () => ({ ...prepared, source: "editorPreview" }), undefined, input.image, editor);
+    return { ...(await renderAndWait(ctx, format, () => ({ ...prepared, source: "editorPreview" }), undefined, input.image, editor)), ...logged };
   }
-  return renderAndWait(ctx, format, () => prepared, undefined, input.image);
+  return { ...(await renderAndWait(ctx, format, () => prepared, undefined, input.image)), ...logged };
 }
 
 async function renderAndWait(

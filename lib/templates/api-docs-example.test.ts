@@ -43,4 +43,23 @@ describe("docs/api.md: the worked example", () => {
     const lines = pdfText(pdf.bytes).split("\n").map(words).filter(Boolean);
     expect(lines).toEqual(expected);
   });
+  it("renders the Handlebars example as shown: partial, helpers with a hash and a block, a beforeRender script, a translation, page numbers", async () => {
+    const w = await createTestWorkspace();
+    const template = JSON.parse(docBlock("hbs-template")) as Record<string, unknown>;
+    const data = JSON.parse(docBlock("hbs-data")) as Record<string, unknown>;
+    const expected = docBlock("hbs-output").split("\n").map(words).filter(Boolean);
+
+    const created = await api<{ id: string }>("/v1/templates", { key: w.key, body: template });
+    expect(created.status, created.text).toBe(201);
+    const version = await api<{ id: string }>(`/v1/templates/${created.body.id}/versions`, { key: w.key, body: { expectedRevision: 1 } });
+    expect(version.status, version.text).toBe(201);
+    const render = await api<{ state: string; result: { downloadUrl: string } }>("/v1/renders", {
+      key: w.key,
+      body: { templateVersionId: version.body.id, data, waitMs: 30_000 },
+    });
+    expect(render.status, render.text).toBe(200);
+    expect(render.body.state, render.text).toBe("succeeded");
+    const pdf = await download(render.body.result.downloadUrl);
+    expect(pdfText(pdf.bytes).split("\n").map(words).filter(Boolean)).toEqual(expected);
+  });
 });

@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 import { canonicalJson } from "./content-diff";
-import { DataSchema } from "./data-schema";
+import { checkData, DataSchema } from "./data-schema";
+import { localizedData } from "./translations";
 
 export const CONTENT_LIMITS = { fields: 50, nameChars: 64, labelChars: 200, textChars: 1000, multilineChars: 100_000, assetIdChars: 128 } as const;
 
@@ -48,7 +49,7 @@ export const templateContentExtras = {
 };
 
 export type ContentExtras = {
-  dataSchema?: Record<string, unknown> | boolean;
+  dataSchema?: Record<string, unknown>;
   contentFields?: ContentField[];
   contentValues?: Record<string, string>;
 };
@@ -144,4 +145,14 @@ export function changesValuesOnly(before: unknown, after: unknown): boolean {
 export function sameValues(before: unknown, after: unknown): boolean {
   const values = (c: unknown) => (c && typeof c === "object" ? ((c as Record<string, unknown>).contentValues ?? {}) : {});
   return canonicalJson(values(before)) === canonicalJson(values(after));
+}
+
+/**
+ * The data a template of any kind renders with (issue 25): the caller's data checked against the
+ * template's data schema first (400 listing every violation), then its content fields added as
+ * `content` and its translation file for `lang` as `localization` (docs/api.md, Content fields).
+ */
+export function templateData(content: ContentExtras & { translations?: Record<string, Record<string, unknown>> }, data: Record<string, unknown>, lang: string, checked = false): Record<string, unknown> {
+  if (!checked) checkData(content.dataSchema, data);
+  return localizedData(content.translations, withContent(content, data), lang);
 }

@@ -7,26 +7,19 @@
 import type { AssetRef } from "../documents/asset-refs";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
-import { AppError, notFound } from "../errors";
+import { AppError, fromZodError, notFound } from "../errors";
 import type { CallerDocument } from "../documents/caller-document";
 import { expand } from "./expand";
+import { handlebarsFromDraft, handlebarsFromVersion } from "./handlebars";
 import { renderMargins } from "./margins";
 import * as repo from "./repository";
 import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
 import { ComponentContent, type NodeDocument } from "./schema";
-import { localizedData } from "./translations";
-import { contentImages, withContent } from "./content-extras";
+import { contentImages, templateData } from "./content-extras";
 import { checkData } from "./data-schema";
 
-/** What a render of a template or node document stores: the final document, the files it loads and where it came from. */
-export type PreparedSource = {
-  source: "document" | "templateVersion" | "preview" | "editorPreview" | "nodeDocument" | "report";
-  document: CallerDocument;
-  /** The files the page may load at http://assets.invalid/<name> (render_inputs.payload.assets). */
-  assets?: AssetRef[];
-  templateId?: string;
-  templateVersionId?: string;
-};
+export type { PreparedSource } from "./prepared-source";
+import type { PreparedSource } from "./prepared-source";
 
 type Data = Record<string, unknown>;
 
@@ -39,15 +32,6 @@ export type PrepareOptions = {
   dataChecked?: boolean;
 };
 
-/**
- * The data a template of any kind renders with (issue 25): the caller's data checked against the
- * template's data schema first (400 listing every violation), then its content fields added as
- * `content` and its translation file for `lang` as `localization` (docs/api.md, Content fields).
- */
-export function templateData(content: Pick<ComponentContent, "dataSchema" | "contentFields" | "contentValues" | "translations">, data: Data, lang: string, checked = false): Data {
-  if (!checked) checkData(content.dataSchema, data);
-  return localizedData(content.translations, withContent(content, data), lang);
-}
 
 /**
  * Expands component content with data in the render language `lang` (spec: Values and bindings >
@@ -74,6 +58,13 @@ export async function prepareDocument(content: ComponentContent, data: Data, lan
   return (await prepareTemplate(content, data, lang, options)).document;
 }
 
+/** Unsaved component content of a preview, checked as a save checks it (errors name the field under `content`). */
+function parseUnsaved(content: unknown): ComponentContent {
+  const parsed = ComponentContent.safeParse(content);
+  if (!parsed.success) throw fromZodError(parsed.error, ["content"]);
+  return parsed.data;
+}
+
 /** A stored draft or version passed validation when it was saved; parsing again gives the typed tree. */
 function storedContent(content: unknown): ComponentContent {
   return ComponentContent.parse(content);
@@ -96,6 +87,7 @@ export function versionResources(v: { version: number; resources: unknown }, con
 export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Data, lang?: string): Promise<PreparedSource> {
   const v = await repo.findVersion(db(), ctx.workspaceId, versionId);
   if (!v) throw notFound("template version", versionId);
+  if (v.kind === "handlebars") return handlebarsFromVersion(v, data, lang);
   const content = storedContent(v.content);
   const { document, assets } = await prepareTemplate(content, data, lang ?? content.settings?.locale ?? "en-US", { resources: versionResources(v, content), title: v.name });
   return { source: "templateVersion", templateId: v.templateId, templateVersionId: v.id, document, assets };
@@ -110,11 +102,12 @@ export const contentBytes = (content: unknown) => Buffer.byteLength(JSON.stringi
  * checked as a save checks it), that content is rendered in the draft's place: the console's live
  * preview shows edits as they are typed without saving a revision per pause.
  */
-export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale: string | undefined, unsaved?: ComponentContent): Promise<PreparedSource> {
+export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale: string | undefined, unsaved?: unknown): Promise<PreparedSource> {
   requireScope(ctx, "template:read", "preview template drafts");
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
-  const content = unsaved ?? storedContent(t.draft);
+  if (t.kind === "handlebars") return handlebarsFromDraft(db(), t, data, locale, unsaved);
+  const content = unsaved === undefined ? storedContent(t.draft) : parseUnsaved(unsaved);
   checkData(content.dataSchema, data); // first: before the draft's files are looked up
   const resources = await resolveResources(db(), ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(content), contentImages: contentImages(content) });
   const { document, assets } = await prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name, dataChecked: true });

@@ -111,7 +111,7 @@ async function resolveImages(workspaceId: string, tree: Tree, prefix: string, lo
 }
 
 /** spec: 500 fonts and images per template, 20 MiB together (each blob once). */
-function checkFileLimits(r: TemplateResources) {
+export function checkFileLimits(r: TemplateResources) {
   const bySha = new Map<string, number>();
   for (const f of [...r.files, ...Object.values(r.images)]) bySha.set(f.sha256, f.size);
   if (bySha.size > RESOURCE_LIMITS.files) {

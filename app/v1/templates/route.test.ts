@@ -135,14 +135,14 @@ describe("POST /v1/templates", () => {
     expect(list.body.items).toEqual([]);
   });
 
-  it("answers 400 UNSUPPORTED_FEATURE for kind handlebars", async () => {
+  it("checks content as the template's kind says: component content under kind handlebars answers 400 naming content.templateHtml", async () => {
     const w = await createTestWorkspace();
     const e = expectError(
-      await api("/v1/templates", { key: w.key, body: { name: "HB", kind: "handlebars", content: { templateHtml: "<p>{{x}}</p>", settings: {} } } }),
+      await api("/v1/templates", { key: w.key, body: { name: "HB", kind: "handlebars", content: { composition: { root: { type: "text", text: "x" } } } } }),
       400,
-      "UNSUPPORTED_FEATURE",
+      "BAD_REQUEST",
     );
-    expect(e.retryable).toBe(false);
+    expect(paths(e)).toEqual(expect.arrayContaining(["content.templateHtml", "content.composition"]));
     expect((await api<{ items: Template[] }>("/v1/templates", { key: w.key })).body.items).toEqual([]);
   });
 

@@ -28,13 +28,29 @@ export default async function TemplateEditorPage({ params }: { params: Promise<{
     if (isAppError(e) && e.code === "NOT_FOUND") notFound();
     throw e;
   }
+  const breadcrumb = (
+    <nav aria-label="Breadcrumb" className="mb-2 text-sm">
+      <Link href="/templates" className="text-accent hover:underline">
+        Templates
+      </Link>
+    </nav>
+  );
+  // why: the editor below edits component content; the Handlebars editor comes with its own change.
+  if (t.kind === "handlebars") {
+    return (
+      <>
+        {breadcrumb}
+        <h1 className="text-2xl font-semibold tracking-tight break-words text-gray-900">{t.name}</h1>
+        <p className="mt-2 max-w-prose text-sm">
+          This is a Handlebars template (draft revision {t.draftRevision}). The console cannot edit Handlebars templates yet: change its draft with{" "}
+          <code className="break-all">PUT /v1/templates/{t.id}/draft</code>, preview and publish it through the API.
+        </p>
+      </>
+    );
+  }
   return (
     <>
-      <nav aria-label="Breadcrumb" className="mb-2 text-sm">
-        <Link href="/templates" className="text-accent hover:underline">
-          Templates
-        </Link>
-      </nav>
+      {breadcrumb}
       <TemplateEditor
         template={{
           id: t.id,

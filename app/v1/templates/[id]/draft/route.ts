@@ -4,6 +4,7 @@ import * as templates from "@/lib/templates";
 export const GET = apiRoute({ auth: "apiKeyOrSession", scope: "template:read" }, ({ ctx, params }) => templates.getDraft(ctx, params.id!));
 
 // why no base scope: template:write, or template:content for a change of content field values only (the verb checks which).
-export const PUT = apiRoute({ auth: "apiKeyOrSession", body: templates.SaveDraftInput }, ({ ctx, params, body }) =>
+// docs/api.md, Handlebars templates: bodies up to 6 MiB, so content at its 5 MB source limit fits.
+export const PUT = apiRoute({ auth: "apiKeyOrSession", body: templates.SaveDraftInput, bodyLimit: templates.TEMPLATE_BODY_LIMIT }, ({ ctx, params, body }) =>
   templates.saveDraft(ctx, params.id!, body),
 );

@@ -1,0 +1,216 @@
+import { describe, expect, inject, it } from "vitest";
+import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
+import { api, expectError } from "@/lib/testing/http";
+import { imageSize, pdfImages, pdfInfo, pdfText } from "@/lib/testing/pdf";
+import { download, waitForState } from "@/lib/testing/renders";
+import { deleteAsset, editStylesheet, seedAsset, seedStylesheet, solidPng } from "@/lib/testing/template-files";
+
+// Handlebars templates end to end on the shared server and worker: created, saved, published and
+// rendered (by version, preview in three formats, batch item, Reports API) with partials,
+// helpers.js (arguments, hash, a block helper), a beforeRender script, translations, a header and
+// footer with page numbers, a workspace stylesheet and an image asset; and the save limits of the
+// spec at their bounds.
+
+type Json = Record<string, unknown>;
+const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+
+const HELPERS = `
+function money(value, options) {
+  return options.hash.currency + " " + Number(value).toFixed(2);
+}
+function shout(options) {
+  return options.fn(this).toUpperCase();
+}
+`;
+
+const SCRIPT = `
+function beforeRender(data) {
+  console.log("lines", data.lines.length);
+  return { ...data, total: data.lines.reduce((n, l) => n + l.amount, 0), count: data.lines.length };
+}
+`;
+
+const DATA = { number: "INV-7", lines: [{ description: "Consulting", amount: 1200 }, { description: "Travel", amount: 34.5 }] };
+
+function content(assetId: string): Json {
+  return {
+    templateHtml:
+      `<!doctype html><html><head><meta charset="utf-8"></head><body>` +
+      `<h1>{{localization.title}} {{number}}</h1>` +
+      `<img src="http://assets.invalid/${assetId}" style="width:40px;height:40px">` +
+      `{{#each lines}}{{> line}}{{/each}}` +
+      `<p>{{#shout}}total {{money total currency="EUR"}}{{/shout}}</p><p>Items {{count}}</p></body></html>`,
+    partials: { line: `<div class="line">{{description}}: {{money amount currency="EUR"}}</div>` },
+    helpers: HELPERS,
+    scripts: [{ name: "totals", source: SCRIPT }],
+    header: `<div style="font-size:10px">{{localization.title}} header</div>`,
+    footer: `<div style="font-size:10px">Page {{pageNumber}} of {{totalPages}}</div>`,
+    stylesheets: ["hbs.css"],
+    settings: { margins: { topMm: 20, bottomMm: 20 } },
+    translations: { en: { title: "Invoice" }, de: { title: "Rechnung" } },
+    sampleData: [{ name: "Two lines", data: DATA }],
+  };
+}
+
+async function preview(w: TestWorkspace, templateId: string, body: Json) {
+  const res = await fetch(`${inject("baseUrl")}/v1/templates/${templateId}/preview`, {
+    method: "POST",
+    headers: { "x-api-key": w.key, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return { status: res.status, headers: res.headers, bytes, text: Buffer.from(bytes).toString("utf8") };
+}
+
+/** The console output a preview answered in `x-folio-console` (docs/api.md, Handlebars templates). */
+const consoleOf = (headers: Headers) => JSON.parse(Buffer.from(headers.get("x-folio-console") ?? "", "base64").toString("utf8")) as { step: string; level: string; message: string }[];
+
+const expectInvoice = (text: string, title: string) => {
+  expect(text).toContain(`${title} INV-7`);
+  expect(text).toContain("Consulting: EUR 1200.00");
+  expect(text).toContain("Travel: EUR 34.50");
+  expect(text).toContain("TOTAL EUR 1234.50"); // the block helper upper-cased what the hash helper wrote
+  expect(text).toContain("Items 2");
+  expect(text).toContain(`${title} header`);
+  expect(text).toContain("Page 1 of 1");
+};
+
+describe("Handlebars templates", () => {
+  it("are created, saved, published and rendered by version, preview (pdf, png, html), batch item and the Reports API", async () => {
+    const w = await createTestWorkspace();
+    const assetId = await seedAsset(w, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: await solidPng(8, 8, [0, 90, 200]) });
+    const sheet = await seedStylesheet(w, null, "hbs.css", "h1 { letter-spacing: 1px } .line { margin: 2px 0 }");
+
+    const created = await api("/v1/templates", { key: w.key, body: { name: "Hbs invoice", kind: "handlebars", content: { templateHtml: "<p>first</p>" } } });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).toMatchObject({ kind: "handlebars", draftRevision: 1, draft: { templateHtml: "<p>first</p>" } });
+    const id = created.body.id as string;
+    const saved = await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { content: content(assetId), expectedRevision: 1 } });
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.draftRevision).toBe(2);
+
+    // Previews of the draft: html (with the console output), pdf in the request's language, png.
+    const html = await preview(w, id, { format: "html", data: DATA });
+    expect(html.status, html.text).toBe(200);
+    expect(html.text).toContain("<h1>Invoice INV-7</h1>");
+    expect(html.text).toContain("letter-spacing: 1px"); // the workspace stylesheet, in the head
+    expect(html.text).toContain(`src="http://assets.invalid/${assetId}"`);
+    expect(consoleOf(html.headers)).toEqual([expect.objectContaining({ level: "log", message: "lines 2" })]);
+    expect(html.headers.get("x-folio-console-omitted")).toBe("0");
+
+    const pdf = await preview(w, id, { format: "pdf", data: DATA, locale: "de" });
+    expect(pdf.status, pdf.text.slice(0, 300)).toBe(200);
+    expectInvoice(norm(pdfText(pdf.bytes)), "Rechnung");
+    expect(pdfImages(pdf.bytes).length).toBeGreaterThanOrEqual(1);
+    expect(pdfInfo(pdf.bytes).Title).toBe("Hbs invoice");
+    expect(consoleOf(pdf.headers)[0]?.message).toBe("lines 2");
+
+    const png = await preview(w, id, { format: "png", data: DATA });
+    expect(png.status, png.text.slice(0, 300)).toBe(200);
+    expect(png.headers.get("content-type")).toBe("image/png");
+    expect(imageSize(png.bytes).type).toBe("png");
+
+    // A preview of unsaved content is checked as a save is.
+    const unsaved = await preview(w, id, { format: "html", content: { templateHtml: "x", scripts: [{ name: "bad name!", source: "" }] } });
+    expect(unsaved.status).toBe(400);
+    expect(JSON.parse(unsaved.text).error.details[0].path).toBe("content.scripts.0.name");
+
+    // Publish; the version copies the stylesheet's CSS and the image, so later changes leave it alone.
+    const published = await api(`/v1/templates/${id}/versions`, { key: w.key, body: { expectedRevision: 2 } });
+    expect(published.status, published.text).toBe(201);
+    expect(published.body.kind).toBe("handlebars");
+    const versionId = published.body.id as string;
+    await editStylesheet(w, sheet, "h1 { letter-spacing: 9px }");
+    await deleteAsset(w, assetId);
+
+    const rendered = await api("/v1/renders", { key: w.key, body: { templateVersionId: versionId, data: DATA, waitMs: 30_000 } });
+    expect(rendered.status, rendered.text).toBe(200);
+    expect(rendered.body.state, JSON.stringify(rendered.body.error)).toBe("succeeded");
+    const file = await download(rendered.body.result.downloadUrl);
+    expectInvoice(norm(pdfText(file.bytes)), "Invoice");
+    expect(pdfImages(file.bytes).length).toBeGreaterThanOrEqual(1);
+
+    const report = await api("/v1/reports/render", { key: w.key, body: { format: "html", template: { name: "Hbs invoice" }, data: DATA } });
+    expect(report.status, report.text).toBe(200);
+    expect(report.text).toContain("letter-spacing: 1px");
+    const reportPdf = await fetch(`${inject("baseUrl")}/v1/reports/render`, {
+      method: "POST",
+      headers: { "x-api-key": w.key, "content-type": "application/json" },
+      body: JSON.stringify({ format: "pdf", template: { name: "Hbs invoice" }, data: DATA, locale: "de-CH" }),
+    });
+    expect(reportPdf.status).toBe(200);
+    expect(reportPdf.headers.get("x-render-id")).toMatch(/^rnd_/);
+    expectInvoice(norm(pdfText(new Uint8Array(await reportPdf.arrayBuffer()))), "Rechnung");
+
+    const batch = await api("/v1/renders/batch", { key: w.key, body: { items: [{ templateVersionId: versionId, data: { ...DATA, number: "INV-8" } }] } });
+    expect(batch.status, batch.text).toBe(202);
+    const item = await waitForState(w.key, batch.body.items[0].id as string, undefined, { timeout: 40_000 });
+    expect(item.state, JSON.stringify(item.error)).toBe("succeeded");
+    expect(norm(pdfText((await download(item.result!.downloadUrl!)).bytes))).toContain("Invoice INV-8");
+
+    // Faults of the template's code answer 400 naming what failed.
+    const noHook = { templateHtml: "<p>{{x}}</p>", scripts: [{ name: "empty", source: "function other(data) { return data; }" }] };
+    expect((await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { content: noHook, expectedRevision: 2 } })).status).toBe(200);
+    const refused = await preview(w, id, { format: "html" });
+    expect(refused.status, refused.text).toBe(400);
+    expect(JSON.parse(refused.text).error.message).toContain("beforeRender");
+    const syntax = await preview(w, id, { format: "html", content: { templateHtml: "<p>{{#if x}}</p>" } });
+    expect(syntax.status, syntax.text).toBe(400);
+    expect(JSON.parse(syntax.text).error.code).toBe("BAD_REQUEST");
+  });
+
+  it("answer each save limit of the spec at its bound: at the limit saved, one over 400 LIMIT_EXCEEDED naming the field", async () => {
+    const w = await createTestWorkspace();
+    const created = await api("/v1/templates", { key: w.key, body: { name: "Limits", kind: "handlebars", content: { templateHtml: "x" } } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    let revision = 1;
+    const save = async (c: Json) => {
+      const res = await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { content: { templateHtml: "x", ...c }, expectedRevision: revision } });
+      if (res.status === 200) revision = res.body.draftRevision as number;
+      return res;
+    };
+    const fits = async (c: Json) => {
+      const res = await save(c);
+      expect(res.status, res.text.slice(0, 300)).toBe(200);
+    };
+    const over = async (c: Json, path: string) => {
+      const res = await save(c);
+      const e = expectError(res, 400, "LIMIT_EXCEEDED");
+      expect((e.details?.[0] as { path?: string } | undefined)?.path, res.text.slice(0, 300)).toBe(path);
+    };
+    const many = <T>(n: number, f: (i: number) => T) => Array.from({ length: n }, (_, i) => f(i));
+    const record = (n: number, f: (i: number) => [string, unknown]) => Object.fromEntries(many(n, f));
+
+    await fits({ templateHtml: "x".repeat(2_000_000) });
+    await over({ templateHtml: "x".repeat(2_000_001) }, "content.templateHtml");
+    await fits({ header: "h".repeat(100_000), footer: "f".repeat(100_000) });
+    await over({ footer: "f".repeat(100_001) }, "content.footer");
+    await fits({ helpers: "/".repeat(500_000) });
+    await over({ helpers: "/".repeat(500_001) }, "content.helpers");
+    await fits({ partials: { ...record(199, (i) => [`p${i}`, "x"]), ["n".repeat(255)]: "p".repeat(1_000_000) } });
+    await over({ partials: record(201, (i) => [`p${i}`, "x"]) }, "content.partials");
+    await over({ partials: { big: "p".repeat(1_000_001) } }, "content.partials.big");
+    await over({ partials: { ["n".repeat(256)]: "x" } }, `content.partials.${"n".repeat(256)}`);
+    const script = (i: number) => ({ name: `s${i}`, source: "function beforeRender(d) { return d; }" });
+    await fits({ scripts: [...many(9, script), { name: "s".repeat(80), source: "/".repeat(100_000) }] });
+    await over({ scripts: many(11, script) }, "content.scripts");
+    await over({ scripts: [{ name: "s", source: "/".repeat(100_001) }] }, "content.scripts.0.source");
+    await over({ scripts: [{ name: "s".repeat(81), source: "" }] }, "content.scripts.0.name");
+    await fits({ sampleData: [...many(19, (i) => ({ name: `d${i}`, data: {} })), { name: "d".repeat(80), data: { a: 1 } }] });
+    await over({ sampleData: many(21, (i) => ({ name: `d${i}`, data: {} })) }, "content.sampleData");
+    await over({ sampleData: [{ name: "d".repeat(81), data: {} }] }, "content.sampleData.0.name");
+    const tag = (i: number) => `en-${String(100 + i)}`;
+    await fits({ translations: record(20, (i) => [tag(i), { a: "b" }]) });
+    await over({ translations: record(21, (i) => [tag(i), {}]) }, "content.translations");
+    await fits({ stylesheets: many(20, (i) => `s${i}.css`) });
+    await over({ stylesheets: many(21, (i) => `s${i}.css`) }, "content.stylesheets");
+
+    // 5 MB of source: the content's JSON, each field within its own limit.
+    const base = { templateHtml: "t".repeat(2_000_000), helpers: "h".repeat(500_000), partials: { a: "a".repeat(1_000_000), b: "b".repeat(1_000_000), c: "" } };
+    const pad = 5_000_000 - Buffer.byteLength(JSON.stringify(base));
+    await fits({ ...base, partials: { ...base.partials, c: "c".repeat(pad) } });
+    const tooBig = await save({ ...base, partials: { ...base.partials, c: "c".repeat(pad + 1) } });
+    expect(expectError(tooBig, 400, "LIMIT_EXCEEDED").message).toContain("5 MB");
+  });
+});
