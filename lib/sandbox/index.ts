@@ -19,6 +19,7 @@ import path from "node:path";
 import { AppError, badRequest, limitExceeded, rateLimited } from "../errors";
 import { log } from "../log";
 import { browserUser } from "../render-engine/containment";
+import { sandboxFiles } from "./stage";
 
 export type SandboxConsoleEntry = { step: string; level: "log" | "info" | "warn" | "error" | "debug"; message: string };
 export type SandboxJob = {
@@ -157,11 +158,8 @@ class SandboxProcess {
   /** Starts the process if it is not running, and waits until it has made its isolate snapshot. */
   start(): Promise<void> {
     if (this.child && this.ready) return this.ready;
-    const host = hostPath();
-    const root = path.resolve(path.dirname(host), "..", "..");
-    const modules = path.join(root, "node_modules");
-    const handlebars = path.join(modules, "handlebars", "dist", "handlebars.min.js");
     const user = browserUser();
+    const files = sandboxFiles(hostPath(), user);
     // why --inh-caps and no_new_privs also without a user switch: the process may never gain rights
     // through a setuid program, whoever runs it.
     const setpriv = user ? [`--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--inh-caps=-all", "--no-new-privs"] : ["--no-new-privs"];
@@ -173,13 +171,12 @@ class SandboxProcess {
       // starts no process or thread. why --allow-addons: isolated-vm is one.
       "--permission",
       "--allow-addons",
-      `--allow-fs-read=${path.dirname(host)}`,
-      `--allow-fs-read=${modules}`,
+      ...files.readable.map((dir) => `--allow-fs-read=${dir}`),
       // node-gyp-build (isolated-vm's loader) asks whether this is Alpine.
       "--allow-fs-read=/etc/alpine-release",
       "--disable-warning=SecurityWarning",
     ];
-    const child = spawn(SETPRIV, [...setpriv, "--", process.execPath, ...node, host, handlebars], {
+    const child = spawn(SETPRIV, [...setpriv, "--", files.node, ...node, files.host, files.handlebars], {
       // why the cast: Next.js types NODE_ENV as always present; the process gets none of Folio's settings.
       env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } as unknown as NodeJS.ProcessEnv,
       cwd: "/",
