@@ -90,3 +90,44 @@ export function tableTemplateData(n: number) {
     }),
   };
 }
+
+/**
+ * The invoice as a Handlebars template (issue 25: >= 0.95 of the same HTML as a caller document):
+ * a row partial, a helpers.js number format and a beforeRender script for the totals. With
+ * invoiceHandlebarsData(seed) it renders exactly invoiceHtml(seed).
+ */
+export function invoiceHandlebarsContent() {
+  const html = invoiceHtml(1);
+  const head = html.slice(0, html.indexOf("<tbody>") + "<tbody>".length).replace("Invoice 1</title>", "Invoice {{seed}}</title>").replace("Invoice INV-1001", "Invoice {{number}}");
+  return {
+    templateHtml:
+      `${head}{{#each rows}}{{> row}}{{/each}}</tbody></table>
+  <table class="totals"><tr><td>Subtotal</td><td class="num">{{fixed subtotal}}</td></tr>
+  <tr><td>VAT 8.1%</td><td class="num">{{fixed vat}}</td></tr>
+  <tr><th>Total CHF</th><th class="num">{{fixed total}}</th></tr></table>
+  </body></html>`,
+    partials: {
+      row: `<tr><td>{{i}}</td><td>Consulting item {{i}} <span class="muted">ref {{ref}}</span></td><td class="num">{{qty}}</td><td class="num">{{fixed price}}</td><td class="num">{{fixed amount}}</td></tr>`,
+    },
+    helpers: "function fixed(value) {\n  return Number(value).toFixed(2);\n}\n",
+    scripts: [
+      {
+        name: "totals",
+        source:
+          "function beforeRender(data) {\n  let subtotal = 0;\n  for (const r of data.rows) { r.amount = r.qty * r.price; subtotal += r.amount; }\n" +
+          "  data.subtotal = subtotal;\n  data.vat = subtotal * 0.081;\n  data.total = subtotal * 1.081;\n}\n",
+      },
+    ],
+  };
+}
+
+export function invoiceHandlebarsData(seed = 1) {
+  return {
+    seed,
+    number: `INV-${1000 + seed}`,
+    rows: Array.from({ length: 30 }, (_, k) => {
+      const i = k + 1;
+      return { i, qty: ((i * 7 + seed) % 9) + 1, price: (((i * 37 + seed) % 500) + 10) / 4, ref: (seed * 1000 + i).toString(36) };
+    }),
+  };
+}

@@ -15,6 +15,9 @@
  *   npm run bench -- --sandbox    only the template sandbox (bench/sandbox.ts): a step's overhead over
  *                                 plain Handlebars, the 500-row table with two helpers, the run after a
  *                                 limit-killed one, the sandbox process's RSS over 1,000 runs
+ *   npm run bench -- --handlebars only the invoice as a Handlebars template (partial, helper, script)
+ *                                 against the same HTML sent as a caller document (also in the
+ *                                 default run and --invoice)
  *   npm run bench -- --delivery   only issue 11's rows (bench/delivery.ts): a storage destination (s3rver)
  *                                 and a webhook against neither, render by render; and N webhook
  *                                 deliveries queued at once (--deliveries N, default 1,000; 500 with
@@ -30,7 +33,7 @@ import { chromium, type Page } from "playwright-core";
 import { measureCpu, treeOf, type Proc } from "./cpu";
 import { benchDatabase } from "./database";
 import { assetsServed, brandedReport, brandFiles, brandTemplate, dataUrl, uploadAsset, type Api } from "./brand";
-import { invoiceHtml, reportHtml, tableTemplateContent, tableTemplateData } from "./documents";
+import { invoiceHandlebarsContent, invoiceHandlebarsData, invoiceHtml, reportHtml, tableTemplateContent, tableTemplateData } from "./documents";
 import { drive, merge, stats, warm, type Run, type Stats } from "./measure";
 
 const args = new Set(process.argv.slice(2));
@@ -195,7 +198,8 @@ async function main() {
 
   const results: { doc: string; c: number; raw: Stats; full: Stats; e2e: Stats }[] = [];
   const brandOnly = args.has("--brand");
-  const plan = brandOnly ? [] : [
+  const handlebarsOnly = args.has("--handlebars");
+  const plan = brandOnly || handlebarsOnly ? [] : [
     { doc: "invoice (1 page)", html: invoiceHtml(1), counts: quick ? [30, 40] : [150, 200], warmup: 10 },
     // why: PNG and JPEG renders go through the contained rasteriser (lib/render-engine/raster.ts).
     { doc: "invoice PNG", html: invoiceHtml(1), format: "png" as const, counts: quick ? [20, 30] : [60, 80], warmup: 5 },
@@ -232,7 +236,40 @@ async function main() {
     const [docStats, templateStats] = [stats(d.latencies, d.seconds), stats(t.latencies, t.seconds)];
     return `\nTable template (500 rows) e2e p50 ${templateStats.p50.toFixed(1)} ms against the same HTML as a document ${docStats.p50.toFixed(1)} ms: ratio ${(templateStats.p50 / docStats.p50).toFixed(2)} (<= 1.3)`;
   };
-  const tableLine = args.has("--invoice") || brandOnly ? undefined : await tableTemplate();
+  const tableLine = args.has("--invoice") || brandOnly || handlebarsOnly ? undefined : await tableTemplate();
+
+  /**
+   * The invoice as a Handlebars template (a row partial, a helpers.js format, a beforeRender script:
+   * every step in the sandbox) against exactly the HTML it produces sent as a caller document, one at
+   * a time, in alternating blocks (issue 25: throughput >= 0.95).
+   */
+  const handlebarsInvoice = async () => {
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${web.baseUrl}${path}`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+      if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const template = await post("/v1/templates", { name: "Bench Handlebars invoice", kind: "handlebars", content: invoiceHandlebarsContent() });
+    const version = await post(`/v1/templates/${template.id as string}/versions`, { expectedRevision: 1 });
+    const asTemplate = renderThroughApi({ templateVersionId: version.id, data: invoiceHandlebarsData(1) });
+    // why these settings: the document the template makes carries them (the render language, the
+    // template's name as the PDF title); the caller document differs from it in nothing else.
+    const asDocument = renderThroughApi({ document: { html: invoiceHtml(1), settings: { locale: "en-US", title: "Bench Handlebars invoice" } } });
+    await warm(5, 1, asTemplate);
+    await warm(5, 1, asDocument);
+    const runs = { template: [] as Run[], document: [] as Run[] };
+    const [blocks, each] = quick ? [2, 10] : [5, 20];
+    for (let b = 0; b < blocks; b++) {
+      runs.template.push(await measured("invoice, Handlebars template", each, 1, asTemplate));
+      runs.document.push(await measured("invoice, caller document", each, 1, asDocument));
+    }
+    const [tm, dc] = [merge(runs.template), merge(runs.document)];
+    return (
+      `\nInvoice as a Handlebars template: e2e p50 ${tm.p50.toFixed(1)} ms, ${tm.perSecond.toFixed(2)} r/s; the same HTML as a caller document ` +
+      `${dc.p50.toFixed(1)} ms, ${dc.perSecond.toFixed(2)} r/s: throughput ratio ${(tm.perSecond / dc.perSecond).toFixed(2)} (>= 0.95)`
+    );
+  };
+  const handlebarsLine = brandOnly ? undefined : await handlebarsInvoice();
 
   const headers = { "x-api-key": key, "content-type": "application/json" };
   const call: Api = Object.assign(
@@ -293,7 +330,7 @@ async function main() {
       `${ht.p50.toFixed(1)} ms, ${ht.perSecond.toFixed(2)} r/s: throughput ratio ${(tm.perSecond / ht.perSecond).toFixed(2)} (>= 0.85)`
     );
   };
-  const brandLines = args.has("--invoice") ? [] : [await headerFooter(), await brandTemplateRow()];
+  const brandLines = args.has("--invoice") || handlebarsOnly ? [] : [await headerFooter(), await brandTemplateRow()];
 
   const f = (n: number) => n.toFixed(1).padStart(7);
   console.log("\nFolio benchmark (2 lanes of warm pages for raw; WORKER_CONCURRENCY=2 for the service)");
@@ -305,6 +342,7 @@ async function main() {
     );
   }
   if (tableLine) console.log(tableLine);
+  if (handlebarsLine) console.log(handlebarsLine);
   for (const line of brandLines) console.log(line);
   if (cpu.size) {
     const lines = [...cpu].map(([label, e]) => `${label.padEnd(26)} ${Object.entries(e.ms).map(([k, v]) => `${k} ${(v / e.renders).toFixed(1)}`).join("  ")}`);

@@ -361,3 +361,15 @@ test("an admin searches, renames and deletes templates from the list", async ({ 
   await expect(page.getByRole("link", { name: "Delivery slip" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Quarterly report" })).toBeVisible();
 });
+
+test("a Handlebars template with a long name opens on a page that says how to change it, not in the component editor", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const name = `Handlebars statement for a very long customer name ${"x".repeat(60)}`;
+  const t = await templates.createTemplate(systemCtx(member.workspaceId, "e2e"), { name, kind: "handlebars", content: { templateHtml: "<p>{{customer}}</p>" } });
+  await signIn(page, member.email, member.password, `/templates/${t.id}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByText("This is a Handlebars template (draft revision 1)")).toBeVisible();
+  await expect(page.getByText(`PUT /v1/templates/${t.id}/draft`)).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "template-handlebars");
+});

@@ -48,13 +48,15 @@ export const CONSOLE_HEADER_BYTES = 8000;
  */
 export function consoleHeaders(entries: readonly { step: string; level: string; message: string }[] | undefined): Record<string, string> {
   if (!entries) return {};
-  let kept = entries.length;
-  let encoded = Buffer.from(JSON.stringify(entries)).toString("base64");
-  while (encoded.length > CONSOLE_HEADER_BYTES && kept > 0) {
-    kept = Math.max(0, Math.min(kept - 1, Math.floor((kept * CONSOLE_HEADER_BYTES) / encoded.length)));
-    encoded = Buffer.from(JSON.stringify(entries.slice(0, kept))).toString("base64");
+  const encode = (n: number) => Buffer.from(JSON.stringify(entries.slice(0, n))).toString("base64");
+  // The most leading entries whose encoding fits (at most 100 entries: a few encodings).
+  let [fits, over] = [0, entries.length + 1];
+  while (over - fits > 1) {
+    const mid = (fits + over) >> 1;
+    if (encode(mid).length <= CONSOLE_HEADER_BYTES) fits = mid;
+    else over = mid;
   }
-  return { "x-folio-console": encoded, "x-folio-console-omitted": String(entries.length - kept) };
+  return { "x-folio-console": encode(fits), "x-folio-console-omitted": String(entries.length - fits) };
 }
 
 type Answer = ({ kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }) & {

@@ -110,6 +110,22 @@ describe("Handlebars templates", () => {
     expect(png.headers.get("content-type")).toBe("image/png");
     expect(imageSize(png.bytes).type).toBe("png");
 
+    // The console editor's live preview: a person's session, unsaved content, page 1 as png; an
+    // editor preview (a test render out of the renders list) with the console output all the same.
+    const { cookie } = await w.signIn("member");
+    const live = await api(`/v1/templates/${id}/preview`, {
+      cookie,
+      body: {
+        content: { templateHtml: "<p>{{liveHelper}}</p>", helpers: 'function liveHelper() {\n  console.warn("typed");\n  return "live";\n}' },
+        format: "png",
+        image: { page: 1, scale: 1 },
+      },
+    });
+    expect(live.status, live.text.slice(0, 300)).toBe(200);
+    expect(consoleOf(live.headers)).toEqual([expect.objectContaining({ level: "warn", message: "typed" })]);
+    const editorRender = await api(`/v1/renders/${live.headers.get("x-render-id")}`, { key: w.key });
+    expect(editorRender.body).toMatchObject({ source: "editorPreview", test: true });
+
     // A preview of unsaved content is checked as a save is.
     const unsaved = await preview(w, id, { format: "html", content: { templateHtml: "x", scripts: [{ name: "bad name!", source: "" }] } });
     expect(unsaved.status).toBe(400);

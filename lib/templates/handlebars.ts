@@ -108,6 +108,9 @@ function withStylesheets(html: string, css: string[]): string {
 
 export type PreparedHandlebars = { document: CallerDocument; assets: AssetRef[]; console: SandboxConsoleEntry[] };
 
+/** What prepare.ts's PreparedSource takes from a Handlebars template (not imported: prepare.ts imports this file). */
+type HandlebarsSource = PreparedHandlebars & { source: "templateVersion" | "report" | "preview"; templateId: string; templateVersionId?: string };
+
 /**
  * Renders Handlebars content with data in the render language `lang`: the translation file of that
  * language reaches the data as `localization` (unless the data has that key), the scripts'
@@ -149,7 +152,7 @@ export async function handlebarsFromVersion(
   data: Data,
   lang: string | undefined,
   source: "templateVersion" | "report" = "templateVersion",
-): Promise<PreparedSource> {
+): Promise<HandlebarsSource> {
   // why no re-check of limits: the content passed them when it was saved, and a version never changes.
   const content = HandlebarsContent.parse(v.content);
   const { document, assets, console } = await prepareHandlebars(content, data, lang ?? content.settings?.locale ?? "en-US", { resources: storedResources(v.resources), title: v.name });
@@ -161,7 +164,7 @@ export async function handlebarsFromVersion(
  * `unsaved` content (the console's live preview) is checked as a save checks it and rendered in
  * the draft's place.
  */
-export async function handlebarsFromDraft(ex: Executor, t: TemplateRow, data: Data, locale: string | undefined, unsaved: unknown): Promise<PreparedSource> {
+export async function handlebarsFromDraft(ex: Executor, t: TemplateRow, data: Data, locale: string | undefined, unsaved: unknown): Promise<HandlebarsSource> {
   let content: HandlebarsContent;
   if (unsaved === undefined) content = HandlebarsContent.parse(t.draft);
   else {
