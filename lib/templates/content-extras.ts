@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { canonicalJson } from "./content-diff";
-import { checkData, DataSchema } from "./data-schema";
+import { DataSchema } from "./data-schema";
 import { localizedData } from "./translations";
 
 export const CONTENT_LIMITS = { fields: 50, nameChars: 64, labelChars: 200, textChars: 1000, multilineChars: 100_000, assetIdChars: 128 } as const;
@@ -148,11 +148,11 @@ export function sameValues(before: unknown, after: unknown): boolean {
 }
 
 /**
- * The data a template of any kind renders with (issue 25): the caller's data checked against the
- * template's data schema first (400 listing every violation), then its content fields added as
- * `content` and its translation file for `lang` as `localization` (docs/api.md, Content fields).
+ * The data a template of any kind renders with (issue 25): the caller's data, which the caller
+ * checked against the template's data schema first (lib/templates/data-check.ts, in the sandbox),
+ * with its content fields added as `content` and its translation file for `lang` as
+ * `localization` (docs/api.md, Content fields).
  */
-export function templateData(content: ContentExtras & { translations?: Record<string, Record<string, unknown>> }, data: Record<string, unknown>, lang: string, checked = false): Record<string, unknown> {
-  if (!checked) checkData(content.dataSchema, data);
+export function templateData(content: ContentExtras & { translations?: Record<string, Record<string, unknown>> }, data: Record<string, unknown>, lang: string): Record<string, unknown> {
   return localizedData(content.translations, withContent(content, data), lang);
 }

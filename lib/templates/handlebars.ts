@@ -16,6 +16,7 @@ import type { PreparedSource } from "./prepared-source";
 import * as repo from "./repository";
 import { checkFileLimits, noResources, storedResources, type TemplateResources } from "./resources";
 import { templateData } from "./content-extras";
+import { checkTemplateData } from "./data-check";
 
 type Data = Record<string, unknown>;
 
@@ -125,6 +126,7 @@ export async function prepareHandlebars(
   const steps = [{ name: "template", source: content.templateHtml }];
   if (content.header) steps.push({ name: "header", source: content.header });
   if (content.footer) steps.push({ name: "footer", source: content.footer });
+  await checkTemplateData(content.dataSchema, data);
   const result = await runSandbox({
     helpers: content.helpers,
     partials: content.partials,
