@@ -96,11 +96,12 @@ export function checkContentExtras(c: ContentExtras, ctx: z.RefinementCtx): void
  * the default, else "" for text; an image field with neither is absent (a binding to it answers
  * 400 unless it has a fallback or a visibleWhen).
  */
-export function contentOf(c: ContentExtras): Record<string, string> {
+export function contentOf(c: ContentExtras, imageAddress?: (assetId: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of c.contentFields ?? []) {
     const value = c.contentValues?.[f.name] ?? f.default ?? "";
-    if (f.type !== "image" || value !== "") out[f.name] = value;
+    if (f.type !== "image") out[f.name] = value;
+    else if (value !== "") out[f.name] = imageAddress ? imageAddress(value) : value;
   }
   return out;
 }
@@ -110,9 +111,9 @@ export function contentOf(c: ContentExtras): Record<string, string> {
  * declares fields adds the key, and then its values win over a `content` key of the caller's data
  * (docs/api.md, Content fields): what a content editor published is what the document shows.
  */
-export function withContent(c: ContentExtras, data: Record<string, unknown>): Record<string, unknown> {
+export function withContent(c: ContentExtras, data: Record<string, unknown>, imageAddress?: (assetId: string) => string): Record<string, unknown> {
   if (!c.contentFields?.length) return data;
-  return { ...data, content: contentOf(c) };
+  return { ...data, content: contentOf(c, imageAddress) };
 }
 
 /** The asset ids the content fields show (values and defaults of image fields), each with where it is named. */
@@ -151,8 +152,14 @@ export function sameValues(before: unknown, after: unknown): boolean {
  * The data a template of any kind renders with (issue 25): the caller's data, which the caller
  * checked against the template's data schema first (lib/templates/data-check.ts, in the sandbox),
  * with its content fields added as `content` and its translation file for `lang` as
- * `localization` (docs/api.md, Content fields).
+ * `localization` (docs/api.md, Content fields). `imageAddress` turns an image field's asset id
+ * into what the kind's page loads (a Handlebars template's `<img src>`); without it the id stays.
  */
-export function templateData(content: ContentExtras & { translations?: Record<string, Record<string, unknown>> }, data: Record<string, unknown>, lang: string): Record<string, unknown> {
-  return localizedData(content.translations, withContent(content, data), lang);
+export function templateData(
+  content: ContentExtras & { translations?: Record<string, Record<string, unknown>> },
+  data: Record<string, unknown>,
+  lang: string,
+  imageAddress?: (assetId: string) => string,
+): Record<string, unknown> {
+  return localizedData(content.translations, withContent(content, data, imageAddress), lang);
 }
