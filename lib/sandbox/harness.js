@@ -36,7 +36,7 @@
     }
   }
 
-  const state = { step: "", console: [], calls: 0, data: undefined, pending: undefined };
+  const state = { step: "", console: [], calls: 0, data: undefined, pending: undefined, tap: undefined };
 
   function text(v) {
     try {
@@ -61,6 +61,14 @@
       let message = args.map(text).join(" ");
       if (message.length > MAX_CONSOLE_CHARS) message = message.slice(0, MAX_CONSOLE_CHARS);
       state.console.push({ step: state.step, level, message });
+      // The host's copy as it happens: a step ended at a limit dies with its context, its lines with it.
+      if (state.tap) {
+        try {
+          state.tap(state.step, level, message);
+        } catch {
+          // the host's copy is a courtesy; the step's own list above is what a normal run answers
+        }
+      }
     };
   }
   g.console = { log: logger("log"), info: logger("info"), warn: logger("warn"), error: logger("error"), debug: logger("debug") };
@@ -150,10 +158,11 @@
     return json === undefined ? {} : parse(json);
   }
 
-  /** Starts a step: its name (for the console) and data. */
-  function begin(step, dataJson) {
+  /** Starts a step: its name (for the console), data, and the host's function that copies console lines as they are made. */
+  function begin(step, dataJson, tap) {
     state.step = step;
     state.data = readData(dataJson);
+    state.tap = typeof tap === "function" ? tap : undefined;
   }
 
   /** The names on the global object before any caller code: helpers.js adds to them. */

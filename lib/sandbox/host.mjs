@@ -187,6 +187,15 @@ class Step {
     this.cpu = 0;
     this.wall = 0;
     this.overCpu = false;
+    // Console lines copied as the step makes them (the harness calls this without waiting for it),
+    // kept for a step whose isolate is disposed at a limit; capped here, whoever calls it.
+    this.tapped = [];
+    this.tap = new ivm.Callback(
+      (step, level, message) => {
+        if (this.tapped.length < MAX_CONSOLE) this.tapped.push({ step: String(step).slice(0, 300), level: String(level), message: String(message).slice(0, MAX_CONSOLE_CHARS) });
+      },
+      { ignored: true },
+    );
   }
   /** Runs `fn(timeoutMs)`, mapping the isolate's own ends (time, memory, disposal) to faults. */
   async call(fn, file = this.name) {
@@ -274,16 +283,23 @@ const copy = { arguments: { copy: true }, result: { copy: true } };
 /**
  * A step that failed before the harness could answer (helpers.js or a script throwing at its top
  * level) still has its console lines in its context: they are read once, so that a failed run
- * answers what it logged (docs/api.md). A disposed isolate (a limit) has none left to read.
+ * answers what it logged (docs/api.md). A disposed isolate (a limit) has none left to read: the
+ * step's copy (Step.tapped) is used.
  */
 async function failedStepConsole(step, context, out, e) {
-  if (!(e instanceof Fault) || step.consoleTaken || step.job.isolate.isDisposed) return;
-  try {
-    const r = await context.evalClosure("return __folio.consoleNow()", [], { ...copy, timeout: 100 });
-    if (r && Array.isArray(r.console)) keepConsole(out, r.console, r.calls);
-  } catch {
-    // the step's code replaced the harness or the isolate ended: nothing to add
+  if (!(e instanceof Fault) || step.consoleTaken) return;
+  if (!step.job.isolate.isDisposed) {
+    try {
+      const r = await context.evalClosure("return __folio.consoleNow()", [], { ...copy, timeout: 100 });
+      if (r && Array.isArray(r.console)) return keepConsole(out, r.console, r.calls);
+    } catch {
+      // the step's code replaced the harness, or its isolate ended: the copy below
+    }
   }
+  // Ended at a limit: the lines the harness copied out as they were made (their calls arrive
+  // before the end does; one turn of the event loop to be sure).
+  await new Promise((resolve) => setImmediate(resolve));
+  keepConsole(out, step.tapped);
 }
 
 /** compileOnly: every file parsed or compiled for its syntax and limits, nothing run. */
@@ -315,7 +331,7 @@ async function runScripts(isolate, job, out) {
   const context = await isolate.createContext();
   job.contexts.push(context);
   try {
-    await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", ["scripts", out.data], { ...copy, timeout }));
+    await step.call((timeout) => context.evalClosure("__folio.begin($0, $1, $2)", ["scripts", out.data, step.tap], { ...copy, timeout }));
     for (const script of job.scripts) {
       const file = `script ${script.name}`;
       const compiled = await compileFile(isolate, step, scriptCode(script, file), file);
@@ -344,11 +360,11 @@ async function runStep(isolate, job, spec, out) {
   job.contexts.push(context);
   try {
     const helpers = !job.restricted && typeof job.helpers === "string" && job.helpers.length > 0;
-    const args = [spec.name, out.data, spec.source, job.restricted ? {} : (job.partials ?? {}), helpers, !!job.restricted];
-    let render = "__folio.begin($0, $1); return __folio.render($2, $3, $4, $5)";
+    const args = [spec.name, out.data, spec.source, job.restricted ? {} : (job.partials ?? {}), helpers, !!job.restricted, step.tap];
+    let render = "__folio.begin($0, $1, $6); return __folio.render($2, $3, $4, $5)";
     if (helpers) {
       // The step's name first, so that helpers.js's own console calls carry it.
-      await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", [spec.name, out.data], { ...copy, timeout }));
+      await step.call((timeout) => context.evalClosure("__folio.begin($0, $1, $2)", [spec.name, out.data, step.tap], { ...copy, timeout }));
       const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
       await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
       render = "return __folio.render($2, $3, $4, $5)";

@@ -239,7 +239,7 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
   });
 
   it("an infinite loop ends at 2 s of CPU with LIMIT_EXCEEDED; 4 run at once, 64 wait, more answer 429 (busy)", async () => {
-    const spins = Array.from({ length: 4 }, () => rejected(runSandbox(template("{{spin}}", { helpers: "function spin() { for (;;); }" }))));
+    const spins = Array.from({ length: 4 }, () => rejected(runSandbox(template("{{spin}}", { helpers: "function spin() { console.log('spinning'); for (;;); }" }))));
     const waiting = Array.from({ length: 64 }, (_, i) => html("{{i}}", { data: { i } }));
     const busy = await rejected(runSandbox(template("x")));
     expect(busy.code).toBe("RATE_LIMITED");
@@ -248,6 +248,8 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
     for (const e of await Promise.all(spins)) {
       expect(e.code).toBe("LIMIT_EXCEEDED");
       expect(e.message).toBe("template: used more than 2 s of CPU");
+      // The step's isolate died with it; its lines were copied out as they were made.
+      expect(e.console).toEqual([{ step: "template", level: "log", message: "spinning" }]);
     }
     expect(await Promise.all(waiting)).toEqual(Array.from({ length: 64 }, (_, i) => String(i)));
     await stillWorks();
