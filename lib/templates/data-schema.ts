@@ -192,7 +192,10 @@ function messageOf(u: OutputUnit): string {
   return u.error.replace(/^Instance /, "").replace(/\.$/, "");
 }
 
-/** The violations worth a person's attention: leaves, not the wrappers above them nor failed alternatives' branches. */
+/**
+ * The violations worth a person's attention: leaves, not the wrappers above them nor failed
+ * alternatives' branches. lib/sandbox/harness.js holds the same rules (it runs in the isolate).
+ */
 export function violations(errors: OutputUnit[]): ErrorDetail[] {
   const branches = errors.filter((e) => BRANCHES.has(e.keyword)).map((e) => `${e.keywordLocation}/`);
   const out: ErrorDetail[] = [];
@@ -228,8 +231,9 @@ export const schemaUnusable = (why: string) => new AppError("BAD_REQUEST", `The 
 /**
  * Checks data against a template's data schema IN THIS PROCESS; 400 BAD_REQUEST listing every
  * violation with its dot-joined data path (up to MAX_DATA_ERRORS). No schema: nothing to check.
- * why only for the console's browser and tests: a schema's regular expression may backtrack for as
- * long as its author likes; the server applies schemas in the sandbox (lib/templates/data-check.ts).
+ * why the server never calls it: a schema's regular expression may backtrack for as long as its
+ * author likes; the server applies schemas in the sandbox (lib/templates/data-check.ts), whose
+ * port of violations() in lib/sandbox/harness.js is tested against this one.
  */
 export function checkData(schema: Record<string, unknown> | undefined, data: unknown): void {
   if (!schema) return;
