@@ -30,6 +30,8 @@ export type AppErrorOptions = {
   headers?: Record<string, string>;
   /** A conflict's view of the resource as it is now (a stale draft: its revision and who saved it), so a client can say what happened. */
   current?: Record<string, unknown>;
+  /** What a failed sandbox run (a Handlebars template's code) logged before it failed; previews answer it as the x-folio-console header. */
+  console?: readonly { step: string; level: string; message: string }[];
 };
 
 /** The one error type of Folio. Domain code throws it; lib/http turns it into the envelope. */
@@ -41,6 +43,7 @@ export class AppError extends Error {
   readonly renderId?: string;
   readonly headers?: Record<string, string>;
   readonly current?: Record<string, unknown>;
+  readonly console?: readonly { step: string; level: string; message: string }[];
 
   constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message);
@@ -52,6 +55,7 @@ export class AppError extends Error {
     this.renderId = options.renderId;
     this.headers = options.headers;
     this.current = options.current;
+    this.console = options.console;
   }
 }
 

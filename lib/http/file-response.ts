@@ -1,5 +1,6 @@
 import { Readable } from "node:stream";
 import type { FileDownload } from "../renders";
+import { AppError, isAppError } from "../errors";
 
 const webBody = (body: FileDownload["body"]): BodyInit => (body instanceof Readable ? (Readable.toWeb(body) as ReadableStream<Uint8Array>) : (body as Uint8Array<ArrayBuffer>));
 
@@ -57,6 +58,17 @@ export function consoleHeaders(entries: readonly { step: string; level: string; 
     else over = mid;
   }
   return { "x-folio-console": encode(fits), "x-folio-console-omitted": String(entries.length - fits) };
+}
+
+/**
+ * A preview whose template code failed in the sandbox (400 BAD_REQUEST or LIMIT_EXCEEDED) answers
+ * what its steps logged before the failure, in the same headers a successful one does (docs/api.md,
+ * Handlebars templates): the failure is often explained by the lines just before it. Renders,
+ * batches and the Reports API do not answer console output, so only the preview route calls this.
+ */
+export function withConsoleHeaders(e: unknown): never {
+  if (!isAppError(e) || !e.console) throw e;
+  throw new AppError(e.code, e.message, { details: e.details, status: e.status, retryable: e.retryable, current: e.current, renderId: e.renderId, headers: { ...e.headers, ...consoleHeaders(e.console) } });
 }
 
 type Answer = ({ kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }) & {

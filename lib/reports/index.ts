@@ -100,6 +100,7 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
 export async function previewTemplate(ctx: Ctx, templateId: string, input: PreviewInput): Promise<FileAnswer> {
   requireScopes(ctx, input.format, "preview template drafts");
   const format = refuseXlsx(input.format);
+  // A failure of the template's code carries what it logged (AppError.console): the route answers it.
   const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale, input.content);
   const logged = prepared.console ? { console: prepared.console } : {};
   if (format === "html") return { kind: "html", html: prepared.document.html, ...logged };

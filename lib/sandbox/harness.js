@@ -10,6 +10,7 @@
   "use strict";
   const g = globalThis;
   const HB = g.Handlebars;
+  const JSONSCHEMA = g.__folioJsonSchema;
   // why captured now: the caller may replace JSON, String or console in its context; this harness
   // keeps the originals of its own context (each context gets its own copy of the snapshot).
   const parse = JSON.parse;
@@ -35,7 +36,7 @@
     }
   }
 
-  const state = { step: "", console: [], calls: 0, data: undefined, pending: undefined };
+  const state = { step: "", console: [], calls: 0, data: undefined, pending: undefined, tap: undefined };
 
   function text(v) {
     try {
@@ -60,6 +61,14 @@
       let message = args.map(text).join(" ");
       if (message.length > MAX_CONSOLE_CHARS) message = message.slice(0, MAX_CONSOLE_CHARS);
       state.console.push({ step: state.step, level, message });
+      // The host's copy as it happens: a step ended at a limit dies with its context, its lines with it.
+      if (state.tap) {
+        try {
+          state.tap(state.step, level, message);
+        } catch {
+          // the host's copy is a courtesy; the step's own list above is what a normal run answers
+        }
+      }
     };
   }
   g.console = { log: logger("log"), info: logger("info"), warn: logger("warn"), error: logger("error"), debug: logger("debug") };
@@ -102,8 +111,9 @@
     return new Fault("BAD_REQUEST", file, describe(e));
   }
 
+  // why the console with every failure: what the step logged before it failed is what its author needs to see.
   function fail(f) {
-    return { error: { code: f.code, file: f.file, message: f.message } };
+    return { error: { code: f.code, file: f.file, message: f.message }, console: state.console, calls: state.calls };
   }
 
   /** Counts the syntax nodes of a parsed template and refuses past the limits. */
@@ -148,10 +158,11 @@
     return json === undefined ? {} : parse(json);
   }
 
-  /** Starts a step: its name (for the console) and data. */
-  function begin(step, dataJson) {
+  /** Starts a step: its name (for the console), data, and the host's function that copies console lines as they are made. */
+  function begin(step, dataJson, tap) {
     state.step = step;
     state.data = readData(dataJson);
+    state.tap = typeof tap === "function" ? tap : undefined;
   }
 
   /** The names on the global object before any caller code: helpers.js adds to them. */
@@ -231,9 +242,7 @@
       if (restricted && html.length > RESTRICTED_MAX_OUTPUT) throw new Fault("LIMIT_EXCEEDED", file, `longer than ${RESTRICTED_MAX_OUTPUT.toLocaleString("en-US")} characters`);
       return { html, console: state.console, calls: state.calls };
     } catch (e) {
-      const r = fail(classify(e, file));
-      r.console = state.console;
-      return r;
+      return fail(classify(e, file));
     }
   }
 
@@ -302,10 +311,77 @@
       return { data: json, console: state.console, calls: state.calls };
     } catch (e) {
       const f = e instanceof Fault ? e : e instanceof RangeError ? new Fault("BAD_REQUEST", "scripts", "beforeRender left data nested too deeply") : new Fault("BAD_REQUEST", "scripts", `beforeRender left data that is not JSON: ${describe(e)}`);
-      const r = fail(f);
-      r.console = state.console;
-      return r;
+      return fail(f);
     }
+  }
+
+  // A data schema applied to data (lib/templates/data-schema.ts holds the same rules for the
+  // console): the violations worth a person's attention, the first MAX_VIOLATIONS of them.
+  const MAX_VIOLATIONS = 100;
+  // Keywords that only say "something below failed"; the failures below are reported instead.
+  const WRAPPERS = new Set(["properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", "$ref", "$dynamicRef", "$recursiveRef", "allOf", "dependentSchemas"]);
+  // Keywords whose subschemas are alternatives: their own error is the one to report, not each branch's.
+  const BRANCHES = new Set(["anyOf", "oneOf", "not", "contains", "if"]);
+
+  function dataPath(instanceLocation) {
+    return toStr(instanceLocation)
+      .replace(/^#\/?/, "")
+      .split("/")
+      .filter((s) => s !== "")
+      .map((s) => {
+        try {
+          return decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~");
+        } catch {
+          return s;
+        }
+      })
+      .join(".");
+  }
+
+  function messageOf(u) {
+    if (u.keyword === "false") return "is not allowed by the template's data schema";
+    return toStr(u.error).replace(/^Instance /, "").replace(/\.$/, "");
+  }
+
+  /**
+   * Checks data against a data schema with the interpreter: { details, more } (the first 100
+   * violations by dot-joined path, whether there were more), or { unusable } when the schema
+   * cannot be applied to this data. Runs under the step's CPU and memory limits like any step:
+   * a schema's regular expression that backtracks without end is ended there.
+   */
+  function validate(schemaJson, dataJson, draft) {
+    state.step = "dataSchema";
+    let errors;
+    try {
+      const schema = parse(schemaJson);
+      const data = dataJson === undefined ? undefined : parse(dataJson);
+      errors = new JSONSCHEMA.Validator(schema, draft, false).validate(data).errors;
+    } catch (e) {
+      if (e instanceof Fault) return fail(e);
+      // why: saves refuse schemas that fail on trial data; data that reaches a loop the trials missed lands here.
+      return { unusable: e instanceof RangeError ? "its references loop without reading the data" : toStr(e && e.message).split("\n")[0] };
+    }
+    const branches = [];
+    for (const e of errors) if (BRANCHES.has(e.keyword)) branches.push(`${e.keywordLocation}/`);
+    const details = [];
+    const seen = new Set();
+    let more = false;
+    for (const e of errors) {
+      if (WRAPPERS.has(e.keyword)) continue;
+      if (branches.some((b) => toStr(e.keywordLocation).startsWith(b))) continue;
+      const path = dataPath(e.instanceLocation);
+      const message = messageOf(e);
+      const key = `${path}\u0000${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (details.length === MAX_VIOLATIONS) {
+        more = true;
+        break;
+      }
+      details.push(path ? { path, message } : { message });
+    }
+    if (errors.length && !details.length) details.push({ message: "does not match the template's data schema" });
+    return { details, more };
   }
 
   function consoleNow() {
@@ -314,5 +390,5 @@
 
   // why not writable: caller code of the same step could still shadow it with a lexical binding,
   // which only breaks its own step; the host checks everything it gets back.
-  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, render, check, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
+  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, render, check, validate, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
 })();

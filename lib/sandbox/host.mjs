@@ -11,6 +11,7 @@ import ivm from "isolated-vm";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const handlebarsPath = process.argv[2];
+const jsonSchemaDir = process.argv[3];
 
 const CPU_MS = 2000;
 /** How often a running step's CPU time is read: a step may overrun its CPU_MS by about this much. */
@@ -28,11 +29,73 @@ const IDLE_ISOLATES = 2;
 /** An isolate whose heap stays above this after a step is replaced rather than reused. */
 const REUSE_HEAP_BYTES = 24 * 1024 * 1024;
 
+/**
+ * @cfworker/json-schema (the interpreter lib/templates/data-schema.ts uses) as one script for the
+ * snapshot: its CommonJS files, each wrapped as a module function, behind a require() of their own.
+ * It exposes the package as __folioJsonSchema, with a URL of the isolate's own in front
+ * (an isolate has none; see jsonSchemaUrl below).
+ */
+function jsonSchemaScript() {
+  const files = fs.readdirSync(jsonSchemaDir).filter((f) => f.endsWith(".js"));
+  const modules = files.map((f) => `${JSON.stringify(`./${f}`)}: function (exports, require, module) {\n${fs.readFileSync(path.join(jsonSchemaDir, f), "utf8")}\n}`);
+  return `(function () {
+  ${jsonSchemaUrl}
+  const defs = {${modules.join(",\n")}};
+  const cache = {};
+  function req(name) {
+    if (cache[name]) return cache[name].exports;
+    if (!defs[name]) throw new Error("json-schema: no module " + name);
+    const module = (cache[name] = { exports: {} });
+    defs[name].call(module.exports, module.exports, req, module);
+    return module.exports;
+  }
+  const URL = FolioURL;
+  globalThis.__folioJsonSchema = req("./index.js");
+})();`;
+}
+
+/**
+ * The URL the interpreter needs to name schemas and resolve references, for the isolate (which has
+ * no URL). why enough: saves admit only references inside the schema ("#..." fragments, $anchor)
+ * and an $id at the root, so a reference is resolved against one base; only lookups of one run
+ * compare these hrefs, all made by this same class. Absolute, scheme-relative, root-relative and
+ * relative references resolve as a browser would, without its normalisation.
+ */
+const jsonSchemaUrl = `class FolioURL {
+    constructor(ref, base) {
+      ref = String(ref);
+      let abs;
+      if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(ref) || base === undefined) abs = ref;
+      else {
+        const b = new FolioURL(base);
+        const noHash = b.rest;
+        const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(noHash);
+        const origin = /^[A-Za-z][A-Za-z0-9+.-]*:(\\/\\/[^/?#]*)?/.exec(noHash)[0];
+        if (ref.startsWith("#")) abs = noHash + ref;
+        else if (ref === "") abs = noHash;
+        else if (ref.startsWith("//")) abs = (scheme ? scheme[0] : "") + ref;
+        else if (ref.startsWith("/")) abs = origin + ref;
+        else {
+          const path = noHash.slice(origin.length).replace(/[?].*$/, "");
+          abs = origin + path.slice(0, path.lastIndexOf("/") + 1) + (path.lastIndexOf("/") < 0 ? "/" : "") + ref;
+        }
+      }
+      const i = abs.indexOf("#");
+      this.rest = i < 0 ? abs : abs.slice(0, i);
+      this._hash = i < 0 ? "" : abs.slice(i + 1);
+    }
+    get hash() { return this._hash ? "#" + this._hash : ""; }
+    set hash(v) { v = String(v); this._hash = v.startsWith("#") ? v.slice(1) : v; }
+    get href() { return this.rest + this.hash; }
+    toString() { return this.href; }
+  }`;
+
 // why a snapshot: evaluating Handlebars' 90 kB in each fresh context costs 5 to 10 ms; a context
 // made from the snapshot starts with it compiled, for about 1 ms.
 const snapshot = ivm.Isolate.createSnapshot(
   [
     { code: fs.readFileSync(handlebarsPath, "utf8"), filename: "handlebars.js" },
+    { code: jsonSchemaScript(), filename: "json-schema.js" },
     { code: fs.readFileSync(path.join(here, "harness.js"), "utf8"), filename: "folio-harness.js" },
   ],
   // Warm-up: compiles the paths every step takes, kept compiled in the snapshot.
@@ -124,6 +187,15 @@ class Step {
     this.cpu = 0;
     this.wall = 0;
     this.overCpu = false;
+    // Console lines copied as the step makes them (the harness calls this without waiting for it),
+    // kept for a step whose isolate is disposed at a limit; capped here, whoever calls it.
+    this.tapped = [];
+    this.tap = new ivm.Callback(
+      (step, level, message) => {
+        if (this.tapped.length < MAX_CONSOLE) this.tapped.push({ step: String(step).slice(0, 300), level: String(level), message: String(message).slice(0, MAX_CONSOLE_CHARS) });
+      },
+      { ignored: true },
+    );
   }
   /** Runs `fn(timeoutMs)`, mapping the isolate's own ends (time, memory, disposal) to faults. */
   async call(fn, file = this.name) {
@@ -186,7 +258,10 @@ async function compileFile(isolate, step, source, filename) {
 
 function harnessResult(r, step, out) {
   if (!r || typeof r !== "object") throw new Fault("BAD_REQUEST", step.name, "the step's code replaced the sandbox's own functions");
-  if (Array.isArray(r.console)) keepConsole(out, r.console, r.calls);
+  if (Array.isArray(r.console)) {
+    step.consoleTaken = true;
+    keepConsole(out, r.console, r.calls);
+  }
   if (r.error) {
     const { code, file, message } = r.error;
     throw new Fault(code === "LIMIT_EXCEEDED" ? "LIMIT_EXCEEDED" : "BAD_REQUEST", String(file ?? step.name).slice(0, 300), String(message ?? "failed").slice(0, 4000));
@@ -204,6 +279,28 @@ function keepConsole(out, entries, calls) {
 }
 
 const copy = { arguments: { copy: true }, result: { copy: true } };
+
+/**
+ * A step that failed before the harness could answer (helpers.js or a script throwing at its top
+ * level) still has its console lines in its context: they are read once, so that a failed run
+ * answers what it logged (docs/api.md). A disposed isolate (a limit) has none left to read: the
+ * step's copy (Step.tapped) is used.
+ */
+async function failedStepConsole(step, context, out, e) {
+  if (!(e instanceof Fault) || step.consoleTaken) return;
+  if (!step.job.isolate.isDisposed) {
+    try {
+      const r = await context.evalClosure("return __folio.consoleNow()", [], { ...copy, timeout: 100 });
+      if (r && Array.isArray(r.console)) return keepConsole(out, r.console, r.calls);
+    } catch {
+      // the step's code replaced the harness, or its isolate ended: the copy below
+    }
+  }
+  // Ended at a limit: the lines the harness copied out as they were made (their calls arrive
+  // before the end does; one turn of the event loop to be sure).
+  await new Promise((resolve) => setImmediate(resolve));
+  keepConsole(out, step.tapped);
+}
 
 /** compileOnly: every file parsed or compiled for its syntax and limits, nothing run. */
 async function checkJob(isolate, job, out) {
@@ -234,7 +331,7 @@ async function runScripts(isolate, job, out) {
   const context = await isolate.createContext();
   job.contexts.push(context);
   try {
-    await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", ["scripts", out.data], { ...copy, timeout }));
+    await step.call((timeout) => context.evalClosure("__folio.begin($0, $1, $2)", ["scripts", out.data, step.tap], { ...copy, timeout }));
     for (const script of job.scripts) {
       const file = `script ${script.name}`;
       const compiled = await compileFile(isolate, step, scriptCode(script, file), file);
@@ -246,6 +343,9 @@ async function runScripts(isolate, job, out) {
     if (typeof r.data !== "string") throw new Fault("BAD_REQUEST", "scripts", "beforeRender left data that is not JSON");
     if (jsonDepth(r.data, MAX_DEPTH) > MAX_DEPTH) throw new Fault("BAD_REQUEST", "scripts", `beforeRender left data nested more than ${MAX_DEPTH} levels deep`);
     out.data = r.data;
+  } catch (e) {
+    await failedStepConsole(step, context, out, e);
+    throw e;
   } finally {
     context.release();
   }
@@ -260,11 +360,11 @@ async function runStep(isolate, job, spec, out) {
   job.contexts.push(context);
   try {
     const helpers = !job.restricted && typeof job.helpers === "string" && job.helpers.length > 0;
-    const args = [spec.name, out.data, spec.source, job.restricted ? {} : (job.partials ?? {}), helpers, !!job.restricted];
-    let render = "__folio.begin($0, $1); return __folio.render($2, $3, $4, $5)";
+    const args = [spec.name, out.data, spec.source, job.restricted ? {} : (job.partials ?? {}), helpers, !!job.restricted, step.tap];
+    let render = "__folio.begin($0, $1, $6); return __folio.render($2, $3, $4, $5)";
     if (helpers) {
       // The step's name first, so that helpers.js's own console calls carry it.
-      await step.call((timeout) => context.evalClosure("__folio.begin($0, $1)", [spec.name, out.data], { ...copy, timeout }));
+      await step.call((timeout) => context.evalClosure("__folio.begin($0, $1, $2)", [spec.name, out.data, step.tap], { ...copy, timeout }));
       const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
       await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
       render = "return __folio.render($2, $3, $4, $5)";
@@ -274,6 +374,26 @@ async function runStep(isolate, job, spec, out) {
     if (typeof r.html !== "string") throw new Fault("BAD_REQUEST", spec.name, "the template did not produce text");
     if (bytes(r.html) > MAX_OUT_BYTES) throw new Fault("LIMIT_EXCEEDED", spec.name, `more than ${MAX_OUT_BYTES.toLocaleString("en-US")} bytes of HTML`);
     out.outputs[spec.name] = r.html;
+  } catch (e) {
+    await failedStepConsole(step, context, out, e);
+    throw e;
+  } finally {
+    context.release();
+  }
+}
+
+/** A data schema applied to data (a job with `schema`): one step, "dataSchema", under the same limits. */
+async function runSchemaCheck(isolate, job, out) {
+  const step = new Step(job, "dataSchema");
+  if (bytes(job.schema) + bytes(job.data) > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", "dataSchema", `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of schema and data`);
+  const context = await isolate.createContext();
+  job.contexts.push(context);
+  try {
+    const r = harnessResult(await step.call((timeout) => context.evalClosure("return __folio.validate($0, $1, $2)", [job.schema, job.data, String(job.draft)], { ...copy, timeout })), step, out);
+    if (typeof r.unusable === "string") return { unusable: r.unusable.slice(0, 2000) };
+    if (!Array.isArray(r.details)) throw new Fault("BAD_REQUEST", "dataSchema", "the schema check gave no result");
+    const details = r.details.slice(0, 100).map((d) => (typeof d?.path === "string" && d.path ? { path: d.path.slice(0, 2000), message: String(d?.message ?? "").slice(0, 2000) } : { message: String(d?.message ?? "").slice(0, 2000) }));
+    return { details, more: r.more === true };
   } finally {
     context.release();
   }
@@ -287,6 +407,7 @@ async function runJob(job) {
   const isolate = takeIsolate();
   job.isolate = isolate;
   try {
+    if (job.schema !== undefined) return { ...out, data: undefined, check: await runSchemaCheck(isolate, job, out) };
     if (job.compileOnly) {
       await checkJob(isolate, job, out);
       return { ...out, data: undefined };

@@ -16,7 +16,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { AppError, badRequest, limitExceeded, rateLimited } from "../errors";
+import { AppError, limitExceeded, rateLimited } from "../errors";
 import { log } from "../log";
 import { browserUser } from "../render-engine/containment";
 import { sandboxFiles } from "./stage";
@@ -88,6 +88,34 @@ export async function runSandbox(job: SandboxJob, signal?: AbortSignal): Promise
   return { outputs: reply.outputs, data: reply.data === undefined ? job.data : JSON.parse(reply.data), console: reply.console };
 }
 
+/** A data schema applied to data in the sandbox: the first 100 violations and whether there were more, or why it cannot be applied. */
+export type SchemaCheck = { details: { path?: string; message: string }[]; more: boolean } | { unusable: string };
+
+/**
+ * Applies a data schema (JSON Schema, `draft` as @cfworker/json-schema names it) to data in the
+ * sandbox process, never in this one: a schema's `pattern` may backtrack for as long as its author
+ * likes, `uniqueItems` compares every pair of a long array. One step, "dataSchema", under the
+ * step limits (2 s of CPU, 64 MiB): past them 400 LIMIT_EXCEEDED "dataSchema: used more than 2 s
+ * of CPU", and the next job runs in a fresh isolate.
+ */
+export async function checkSchemaInSandbox(schema: Record<string, unknown>, draft: string, data: unknown, signal?: AbortSignal): Promise<SchemaCheck> {
+  const depth = dataDepth(data, sandboxLimits.dataDepth);
+  if (depth > sandboxLimits.dataDepth) throw new AppError("BAD_REQUEST", `data: nested more than ${sandboxLimits.dataDepth} levels deep`, { details: [{ path: "data", message: `nested more than ${sandboxLimits.dataDepth} levels deep` }] });
+  const sent = { schema: JSON.stringify(schema), draft, data: data === undefined ? undefined : JSON.stringify(data), steps: [] };
+  if (Buffer.byteLength(sent.schema) + Buffer.byteLength(sent.data ?? "") > sandboxLimits.inBytes) {
+    const message = `more than ${sandboxLimits.inBytes.toLocaleString("en-US")} bytes of schema and data`;
+    throw limitExceeded(`dataSchema: ${message}`, { details: [{ path: "dataSchema", message }] });
+  }
+  try {
+    const reply = await sandboxProcess().run(sent, 1, signal);
+    if (!reply.check) throw new AppError("INTERNAL", "The sandbox answered a schema check without its result");
+    return reply.check;
+  } catch (e) {
+    // why without console: a schema runs no console calls; the refusal is the schema's, not a template step's.
+    throw isFailure(e) ? toAppError({ ...e, console: undefined }) : e;
+  }
+}
+
 /** The nesting depth of arrays and objects in `value`, counted without recursion and stopping past `max`. */
 export function dataDepth(value: unknown, max: number): number {
   let deepest = 0;
@@ -109,11 +137,14 @@ export function dataDepth(value: unknown, max: number): number {
  * this module in a process (the web server's own and Next.js's bundles), and an AppError of one
  * copy is not an instance of another copy's class, which would make the route answer 500.
  */
-type Failure = { sandboxFailure: true; code: string; file: string; message: string };
-const failure = (code: string, file: string, message: string): Failure => ({ sandboxFailure: true, code, file, message });
+type Failure = { sandboxFailure: true; code: string; file: string; message: string; console?: SandboxConsoleEntry[] };
+const failure = (code: string, file: string, message: string, console?: SandboxConsoleEntry[]): Failure => ({ sandboxFailure: true, code, file, message, console });
 const isFailure = (e: unknown): e is Failure => typeof e === "object" && e !== null && (e as Failure).sandboxFailure === true;
 
-type Reply = { ready: true } | { id: number; ok: true; value: { outputs: Record<string, string>; data?: string; console: SandboxConsoleEntry[] } } | { id: number; ok: false; error: { code: string; file: string; message: string } };
+type Reply =
+  | { ready: true }
+  | { id: number; ok: true; value: { outputs: Record<string, string>; data?: string; console: SandboxConsoleEntry[]; check?: SchemaCheck } }
+  | { id: number; ok: false; error: { code: string; file: string; message: string; console?: SandboxConsoleEntry[] } };
 type Pending = { resolve: (v: Extract<Reply, { ok: true }>["value"]) => void; reject: (e: unknown) => void; done: () => void };
 
 /**
@@ -176,7 +207,7 @@ class SandboxProcess {
       "--allow-fs-read=/etc/alpine-release",
       "--disable-warning=SecurityWarning",
     ];
-    const child = spawn(SETPRIV, [...setpriv, "--", files.node, ...node, files.host, files.handlebars], {
+    const child = spawn(SETPRIV, [...setpriv, "--", files.node, ...node, files.host, files.handlebars, files.jsonSchema], {
       // why the cast: Next.js types NODE_ENV as always present; the process gets none of Folio's settings.
       env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } as unknown as NodeJS.ProcessEnv,
       cwd: "/",
@@ -197,7 +228,7 @@ class SandboxProcess {
       if (!p) return;
       this.settle(m.id);
       if (m.ok) p.resolve(m.value);
-      else p.reject(failure(m.error.code, m.error.file, m.error.message));
+      else p.reject(failure(m.error.code, m.error.file, m.error.message, Array.isArray(m.error.console) ? m.error.console : undefined));
     });
     child.on("close", (code, sig) => {
       if (this.child !== child) return;
@@ -324,7 +355,8 @@ function toAppError(e: Failure): AppError {
   const code = e.code === "LIMIT_EXCEEDED" || e.code === "BAD_REQUEST" ? e.code : "INTERNAL";
   if (code === "INTERNAL") return new AppError("INTERNAL", `The sandbox failed: ${e.message}`);
   const message = `${e.file}: ${e.message}`;
-  return code === "BAD_REQUEST" ? badRequest(message, [{ path: e.file, message: e.message }]) : limitExceeded(message, { details: [{ path: e.file, message: e.message }] });
+  // What the run logged before it failed rides with the error: a preview answers it (docs/api.md).
+  return new AppError(code, message, { details: [{ path: e.file, message: e.message }], ...(e.console ? { console: e.console } : {}) });
 }
 
 // why on globalThis: Next.js may load this module more than once in a process (route bundles);

@@ -7,7 +7,8 @@ import fs from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { rejected } from "../testing/app-error";
 import { findSystemUser } from "../private-files";
-import { runSandbox, sandboxPid, stopSandbox, type SandboxJob } from ".";
+import { checkData } from "../templates/data-schema";
+import { checkSchemaInSandbox, runSandbox, sandboxPid, stopSandbox, type SandboxJob } from ".";
 
 const template = (source: string, more: Partial<SandboxJob> = {}): SandboxJob => ({ steps: [{ name: "template", source }], data: {}, ...more });
 const html = async (source: string, more: Partial<SandboxJob> = {}) => (await runSandbox(template(source, more))).outputs.template;
@@ -125,6 +126,22 @@ describe("steps", () => {
     expect(e.details![0]!.path).toBe(path);
   });
 
+  it("a failed run carries what it logged before the failure: the failing step's lines and the earlier steps'", async () => {
+    const scripts = [{ name: "a", source: "function beforeRender(d) { console.log('a ran'); }" }];
+    const cases: [SandboxJob, string, string[]][] = [
+      [template("{{boom}}", { scripts, helpers: "function boom() { console.warn('boom called'); throw new Error('no'); }" }), "BAD_REQUEST", ["a ran", "boom called"]],
+      [template("x", { scripts, helpers: "console.info('helpers loaded');\nthrow new Error('at the top');" }), "BAD_REQUEST", ["a ran", "helpers loaded"]],
+      [template("x", { scripts: [...scripts, { name: "b", source: "console.log('b top');\nnull.x;\nfunction beforeRender() {}" }] }), "BAD_REQUEST", ["a ran", "b top"]],
+      [template("{{note}}{{> me}}", { scripts, partials: { me: "x{{> me}}" }, helpers: "function note() { console.log('note'); return ''; }" }), "LIMIT_EXCEEDED", ["a ran", "note"]],
+    ];
+    for (const [job, code, lines] of cases) {
+      const e = await rejected(runSandbox(job));
+      expect(e.code, e.message).toBe(code);
+      expect(e.console?.map((c) => c.message), e.message).toEqual(lines);
+    }
+    await stillWorks();
+  });
+
   it("compileOnly checks every file's syntax and limits and runs nothing", async () => {
     const job: SandboxJob = {
       steps: [{ name: "template", source: "{{spin}}{{> row}}" }],
@@ -222,7 +239,7 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
   });
 
   it("an infinite loop ends at 2 s of CPU with LIMIT_EXCEEDED; 4 run at once, 64 wait, more answer 429 (busy)", async () => {
-    const spins = Array.from({ length: 4 }, () => rejected(runSandbox(template("{{spin}}", { helpers: "function spin() { for (;;); }" }))));
+    const spins = Array.from({ length: 4 }, () => rejected(runSandbox(template("{{spin}}", { helpers: "function spin() { console.log('spinning'); for (;;); }" }))));
     const waiting = Array.from({ length: 64 }, (_, i) => html("{{i}}", { data: { i } }));
     const busy = await rejected(runSandbox(template("x")));
     expect(busy.code).toBe("RATE_LIMITED");
@@ -231,6 +248,8 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
     for (const e of await Promise.all(spins)) {
       expect(e.code).toBe("LIMIT_EXCEEDED");
       expect(e.message).toBe("template: used more than 2 s of CPU");
+      // The step's isolate died with it; its lines were copied out as they were made.
+      expect(e.console).toEqual([{ step: "template", level: "log", message: "spinning" }]);
     }
     expect(await Promise.all(waiting)).toEqual(Array.from({ length: 64 }, (_, i) => String(i)));
     await stillWorks();
@@ -248,6 +267,39 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
     expect(e.code).toBe("LIMIT_EXCEEDED");
     expect(e.message).toMatch(message);
     await stillWorks();
+  });
+});
+
+describe("data schemas applied in the sandbox", () => {
+  it("answer the same violations as the interpreter in the console, capped at 100 with `more`, and name a schema that cannot be applied", async () => {
+    const schema = {
+      $id: "https://example.com/invoice",
+      type: "object",
+      required: ["customer", "total"],
+      additionalProperties: false,
+      properties: {
+        customer: { type: "object", required: ["name"], properties: { name: { type: "string", pattern: "^[A-Z]" }, "a.b/c": { type: "number" }, mail: { format: "email" } } },
+        total: { type: "number", minimum: 0 },
+        lines: { type: "array", items: { $ref: "#/$defs/line" } },
+        status: { anyOf: [{ const: "paid" }, { const: "open" }] },
+      },
+      $defs: { line: { $anchor: "line", type: "object", properties: { qty: { type: "integer" }, next: { $ref: "#line" } } } },
+    };
+    const bad = { customer: { name: "ann", "a.b/c": "x", mail: "nope" }, lines: [{ qty: 1.5 }, { qty: 2, next: { qty: "x" } }], status: "gone", extra: 1 };
+    let inProcess: unknown;
+    try {
+      checkData(schema, bad);
+    } catch (e) {
+      inProcess = (e as { details: unknown }).details;
+    }
+    const r = await checkSchemaInSandbox(schema, "2020-12", bad);
+    expect("details" in r && r.details).toEqual(inProcess);
+    expect((inProcess as unknown[]).length).toBe(8);
+    expect(await checkSchemaInSandbox(schema, "2020-12", { customer: { name: "Ann" }, total: 1, lines: [{ qty: 2, next: { qty: 3 } }] })).toEqual({ details: [], more: false });
+    const many = await checkSchemaInSandbox({ additionalProperties: { type: "string" } }, "2020-12", Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i])));
+    expect("details" in many && many.details.length).toBe(100);
+    expect("details" in many && many.more).toBe(true);
+    expect(await checkSchemaInSandbox({ $defs: { a: { $ref: "#/$defs/a" } }, properties: { x: { $ref: "#/$defs/a" } } }, "2020-12", { x: 1 })).toEqual({ unusable: expect.stringContaining("loop") });
   });
 });
 

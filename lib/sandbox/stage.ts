@@ -17,6 +17,8 @@ export type SandboxFiles = {
   host: string;
   /** Handlebars' browser build, loaded into the isolates' snapshot. */
   handlebars: string;
+  /** @cfworker/json-schema's CommonJS build (a folder), loaded into the snapshot too: data schemas are applied there. */
+  jsonSchema: string;
   /** Folders the process may read under Node's permission model. */
   readable: string[];
   /** Whether the files were copied (the checkout was out of the render user's reach). */
@@ -63,10 +65,11 @@ export function sandboxFiles(host: string, user: { uid: number } | undefined, fo
     node: process.execPath,
     host,
     handlebars: path.join(modules, "handlebars", "dist", "handlebars.min.js"),
+    jsonSchema: path.join(modules, "@cfworker", "json-schema", "dist", "commonjs"),
     readable: [path.dirname(host), modules],
     staged: false,
   };
-  if (!force && (!user || [host, path.join(path.dirname(host), "harness.js"), inPlace.handlebars, path.join(modules, "isolated-vm", "isolated-vm.js")].every((p) => openToOthers(p)) && openToOthers(process.execPath, true))) {
+  if (!force && (!user || [host, path.join(path.dirname(host), "harness.js"), inPlace.handlebars, path.join(inPlace.jsonSchema, "validator.js"), path.join(modules, "isolated-vm", "isolated-vm.js")].every((p) => openToOthers(p)) && openToOthers(process.execPath, true))) {
     return inPlace;
   }
   if (staged && fs.existsSync(staged.host)) return staged;
@@ -77,6 +80,7 @@ export function sandboxFiles(host: string, user: { uid: number } | undefined, fo
   for (const f of ["host.mjs", "harness.js"]) fs.copyFileSync(path.join(path.dirname(host), f), to("lib", "sandbox", f));
   fs.mkdirSync(to("node_modules", "handlebars", "dist"), { recursive: true });
   fs.copyFileSync(inPlace.handlebars, to("node_modules", "handlebars", "dist", "handlebars.min.js"));
+  fs.cpSync(inPlace.jsonSchema, to("node_modules", "@cfworker", "json-schema", "dist", "commonjs"), { recursive: true, filter: (src) => !src.endsWith(".map") });
   const ivm = path.join(modules, "isolated-vm");
   fs.cpSync(ivm, to("node_modules", "isolated-vm"), { recursive: true, filter: (src) => !IVM_SKIP.test(path.relative(ivm, src)) });
   fs.cpSync(path.join(modules, "node-gyp-build"), to("node_modules", "node-gyp-build"), { recursive: true });
@@ -87,6 +91,7 @@ export function sandboxFiles(host: string, user: { uid: number } | undefined, fo
     node: to("node"),
     host: to("lib", "sandbox", "host.mjs"),
     handlebars: to("node_modules", "handlebars", "dist", "handlebars.min.js"),
+    jsonSchema: to("node_modules", "@cfworker", "json-schema", "dist", "commonjs"),
     readable: [to("lib", "sandbox"), to("node_modules")],
     staged: true,
   };

@@ -40,8 +40,8 @@ describe("the sandbox's staged program", () => {
     const user = root ? findSystemUser(process.env.CHROMIUM_USER ?? "folio-render") : undefined;
     const drop = user ? [`--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--inh-caps=-all", "--no-new-privs"] : ["--no-new-privs"];
     const args = ["--no-node-snapshot", "--permission", "--allow-addons", ...files.readable.map((d) => `--allow-fs-read=${d}`), "--allow-fs-read=/etc/alpine-release"];
-    const child = spawn("/usr/bin/setpriv", [...drop, "--", files.node, ...args, files.host, files.handlebars], {
-      env: { PATH: "/usr/bin:/bin" },
+    const child = spawn("/usr/bin/setpriv", [...drop, "--", files.node, ...args, files.host, files.handlebars, files.jsonSchema], {
+      env: { PATH: "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv,
       cwd: "/",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
       serialization: "advanced",

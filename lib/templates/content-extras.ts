@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { canonicalJson } from "./content-diff";
-import { checkData, DataSchema } from "./data-schema";
+import { DataSchema } from "./data-schema";
 import { localizedData } from "./translations";
 
 export const CONTENT_LIMITS = { fields: 50, nameChars: 64, labelChars: 200, textChars: 1000, multilineChars: 100_000, assetIdChars: 128 } as const;
@@ -96,11 +96,12 @@ export function checkContentExtras(c: ContentExtras, ctx: z.RefinementCtx): void
  * the default, else "" for text; an image field with neither is absent (a binding to it answers
  * 400 unless it has a fallback or a visibleWhen).
  */
-export function contentOf(c: ContentExtras): Record<string, string> {
+export function contentOf(c: ContentExtras, imageAddress?: (assetId: string) => string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of c.contentFields ?? []) {
     const value = c.contentValues?.[f.name] ?? f.default ?? "";
-    if (f.type !== "image" || value !== "") out[f.name] = value;
+    if (f.type !== "image") out[f.name] = value;
+    else if (value !== "") out[f.name] = imageAddress ? imageAddress(value) : value;
   }
   return out;
 }
@@ -110,9 +111,9 @@ export function contentOf(c: ContentExtras): Record<string, string> {
  * declares fields adds the key, and then its values win over a `content` key of the caller's data
  * (docs/api.md, Content fields): what a content editor published is what the document shows.
  */
-export function withContent(c: ContentExtras, data: Record<string, unknown>): Record<string, unknown> {
+export function withContent(c: ContentExtras, data: Record<string, unknown>, imageAddress?: (assetId: string) => string): Record<string, unknown> {
   if (!c.contentFields?.length) return data;
-  return { ...data, content: contentOf(c) };
+  return { ...data, content: contentOf(c, imageAddress) };
 }
 
 /** The asset ids the content fields show (values and defaults of image fields), each with where it is named. */
@@ -148,11 +149,17 @@ export function sameValues(before: unknown, after: unknown): boolean {
 }
 
 /**
- * The data a template of any kind renders with (issue 25): the caller's data checked against the
- * template's data schema first (400 listing every violation), then its content fields added as
- * `content` and its translation file for `lang` as `localization` (docs/api.md, Content fields).
+ * The data a template of any kind renders with (issue 25): the caller's data, which the caller
+ * checked against the template's data schema first (lib/templates/data-check.ts, in the sandbox),
+ * with its content fields added as `content` and its translation file for `lang` as
+ * `localization` (docs/api.md, Content fields). `imageAddress` turns an image field's asset id
+ * into what the kind's page loads (a Handlebars template's `<img src>`); without it the id stays.
  */
-export function templateData(content: ContentExtras & { translations?: Record<string, Record<string, unknown>> }, data: Record<string, unknown>, lang: string, checked = false): Record<string, unknown> {
-  if (!checked) checkData(content.dataSchema, data);
-  return localizedData(content.translations, withContent(content, data), lang);
+export function templateData(
+  content: ContentExtras & { translations?: Record<string, Record<string, unknown>> },
+  data: Record<string, unknown>,
+  lang: string,
+  imageAddress?: (assetId: string) => string,
+): Record<string, unknown> {
+  return localizedData(content.translations, withContent(content, data, imageAddress), lang);
 }

@@ -131,6 +131,29 @@ describe("data schemas", () => {
     const ok = await previewHtml(w.key, t.id, GOOD);
     expect(ok.status, ok.text).toBe(200);
   });
+  it("apply a schema's patterns outside the server: one that backtracks without end answers LIMIT_EXCEEDED, the server answers meanwhile, the next render works", async () => {
+    const w = await createTestWorkspace();
+    const hostile = { ...dataSchema, properties: { ...dataSchema.properties, code: { type: "string", pattern: "^(a+)+$" } } };
+    const t = await createTemplate(w, content({ dataSchema: hostile }));
+    let settled = false;
+    const slow = previewHtml(w.key, t.id, { ...GOOD, code: `${"a".repeat(40)}b` }).finally(() => (settled = true));
+    // why a count and not a time: while the pattern runs, this process's requests keep being answered.
+    let answered = 0;
+    while (!settled) {
+      const res = await api(`/v1/templates/${t.id}/data-schema`, { key: w.key });
+      expect(res.status).toBe(200);
+      if (!settled) answered++;
+    }
+    expect(answered).toBeGreaterThanOrEqual(3);
+    const e = expectError(await slow, 400, "LIMIT_EXCEEDED");
+    expect(e.message).toBe("dataSchema: used more than 2 s of CPU");
+    expect(e.details).toEqual([{ path: "dataSchema", message: "used more than 2 s of CPU" }]);
+
+    const ok = await previewHtml(w.key, t.id, { ...GOOD, code: "aaaa" });
+    expect(ok.status, ok.text).toBe(200);
+    const bad = expectError(await previewHtml(w.key, t.id, { ...GOOD, code: "aaab" }), 400, "BAD_REQUEST");
+    expect(paths(bad)).toEqual(["code"]);
+  });
 });
 
 describe("content fields", () => {

@@ -3,7 +3,8 @@
  * is checked against before a render, preview or report expands anything. Checked at save (size,
  * a draft the interpreter supports, local references only), applied by @cfworker/json-schema, an
  * interpreter: no code is generated from a caller's schema, so a schema cannot run anything.
- * Pure: the console and the worker import it.
+ * Pure: the console imports it. The server applies schemas to data in the sandbox (data-check.ts):
+ * a schema's regular expressions are the caller's code, and may backtrack without end.
  */
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import { z } from "zod";
@@ -118,13 +119,26 @@ export function schemaIssues(schema: unknown): Issue[] {
   }
   if (issues.length === 0) {
     try {
-      for (const trial of [{}, [], "", 0, null]) new Validator(schema as Schema, draftOf(schema), false).validate(trial);
+      // why without patterns: the trial runs in this process, and a pattern can backtrack for long
+      // even on "" ("(?:|)" repeated); what it looks for is a loop of references, which needs none.
+      const trialSchema = withoutPatterns(schema);
+      for (const trial of [{}, [], "", 0, null]) new Validator(trialSchema as Schema, draftOf(schema), false).validate(trial);
     } catch (e) {
       const loop = e instanceof RangeError;
       issues.push({ path: [], message: loop ? "cannot be applied: a reference loops without reading any data" : `cannot be applied: ${(e as Error).message.split("\n")[0]}` });
     }
   }
   return issues.slice(0, MAX_DATA_ERRORS);
+}
+
+/**
+ * A copy of the schema without any string-valued "pattern" key, wherever it is (a `const` holding
+ * one changes too, which a trial for reference loops does not mind). The trial values hold no
+ * property name and no string but "", so patternProperties, propertyNames and format "regex" match
+ * nothing long; `pattern` was the only regular expression a trial could run.
+ */
+function withoutPatterns(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema), (key, value) => (value && typeof value === "object" && !Array.isArray(value) && typeof value.pattern === "string" ? (({ pattern: _drop, ...rest }) => rest)(value) : value));
 }
 
 function checkPattern(p: unknown, path: (string | number)[], issues: Issue[]) {
@@ -178,7 +192,10 @@ function messageOf(u: OutputUnit): string {
   return u.error.replace(/^Instance /, "").replace(/\.$/, "");
 }
 
-/** The violations worth a person's attention: leaves, not the wrappers above them nor failed alternatives' branches. */
+/**
+ * The violations worth a person's attention: leaves, not the wrappers above them nor failed
+ * alternatives' branches. lib/sandbox/harness.js holds the same rules (it runs in the isolate).
+ */
 export function violations(errors: OutputUnit[]): ErrorDetail[] {
   const branches = errors.filter((e) => BRANCHES.has(e.keyword)).map((e) => `${e.keywordLocation}/`);
   const out: ErrorDetail[] = [];
@@ -197,8 +214,26 @@ export function violations(errors: OutputUnit[]): ErrorDetail[] {
 }
 
 /**
- * Checks data against a template's data schema; 400 BAD_REQUEST listing every violation with its
- * dot-joined data path (up to MAX_DATA_ERRORS). No schema: nothing to check.
+ * The 400 for data that does not match: every violation with its dot-joined data path, the first
+ * MAX_DATA_ERRORS of them (`more`: there were more).
+ */
+export function dataMismatch(details: ErrorDetail[], more: boolean): AppError {
+  const shown = details.slice(0, MAX_DATA_ERRORS);
+  const first = shown[0] ?? { message: "does not match the template's data schema" };
+  const over = more || details.length > MAX_DATA_ERRORS;
+  const head = over ? `More than ${MAX_DATA_ERRORS} values` : shown.length === 1 ? "1 value" : `${shown.length} values`;
+  return new AppError("BAD_REQUEST", `The data does not match the template's data schema: ${head} (the first: ${first.path ?? "the data"} ${first.message}); details list ${over ? `the first ${MAX_DATA_ERRORS}` : "each"} by path`, { details: shown.length ? shown : [first] });
+}
+
+/** The 400 for a schema the interpreter cannot apply to this data. */
+export const schemaUnusable = (why: string) => new AppError("BAD_REQUEST", `The template's data schema cannot be applied to this data: ${why}`);
+
+/**
+ * Checks data against a template's data schema IN THIS PROCESS; 400 BAD_REQUEST listing every
+ * violation with its dot-joined data path (up to MAX_DATA_ERRORS). No schema: nothing to check.
+ * why the server never calls it: a schema's regular expression may backtrack for as long as its
+ * author likes; the server applies schemas in the sandbox (lib/templates/data-check.ts), whose
+ * port of violations() in lib/sandbox/harness.js is tested against this one.
  */
 export function checkData(schema: Record<string, unknown> | undefined, data: unknown): void {
   if (!schema) return;
@@ -207,13 +242,9 @@ export function checkData(schema: Record<string, unknown> | undefined, data: unk
     errors = new Validator(schema as Schema, draftOf(schema) ?? DEFAULT_DRAFT, false).validate(data).errors;
   } catch (e) {
     // why: saves refuse schemas that fail on trial data; data that reaches a loop the trials missed lands here.
-    const why = e instanceof RangeError ? "its references loop without reading the data" : (e as Error).message.split("\n")[0];
-    throw new AppError("BAD_REQUEST", `The template's data schema cannot be applied to this data: ${why}`);
+    throw schemaUnusable(e instanceof RangeError ? "its references loop without reading the data" : (e as Error).message.split("\n")[0]!);
   }
   if (errors.length === 0) return;
   const all = violations(errors);
-  const details = all.slice(0, MAX_DATA_ERRORS);
-  const first = details[0]!;
-  const head = all.length > MAX_DATA_ERRORS ? `More than ${MAX_DATA_ERRORS} values` : all.length === 1 ? "1 value" : `${all.length} values`;
-  throw new AppError("BAD_REQUEST", `The data does not match the template's data schema: ${head} (the first: ${first.path ?? "the data"} ${first.message}); details list ${all.length > MAX_DATA_ERRORS ? `the first ${MAX_DATA_ERRORS}` : "each"} by path`, { details });
+  throw dataMismatch(all, false);
 }

@@ -68,6 +68,14 @@ describe("schemaIssues and DataSchema", () => {
     expect(schemaIssues(schema)).toEqual([]);
   });
 
+  it("checks a schema whose pattern backtracks without end even on \"\" without running that pattern", () => {
+    // "(?:|)" forty times tries 2^40 ways to match "", which is one of the trial values the root
+    // applies to: the save's trial application must skip it.
+    const hostile = { pattern: `^${"(?:|)".repeat(40)}x$`, properties: { a: { type: "string", pattern: `${"(?:|)".repeat(40)}y` } } };
+    expect(schemaIssues(hostile)).toEqual([]);
+    expect(schemaIssues({ ...hostile, $ref: "#" })[0]!.message).toContain("loops"); // the trial still finds loops
+  });
+
   it("refuses a schema over 100,000 bytes", () => {
     const r = DataSchema.safeParse({ description: "x".repeat(100_001) });
     expect(r.success).toBe(false);

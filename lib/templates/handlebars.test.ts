@@ -175,6 +175,75 @@ describe("Handlebars templates", () => {
     expect(JSON.parse(syntax.text).error.code).toBe("BAD_REQUEST");
   });
 
+  it("answer what their code logged before it failed, as successful previews do (x-folio-console); renders do not", async () => {
+    const w = await createTestWorkspace();
+    const failing: Json = {
+      templateHtml: "<p>{{boom}}</p>",
+      scripts: [{ name: "prep", source: "function beforeRender(d) { console.log('prep ran'); return d; }" }],
+      helpers: "function boom() { console.warn('about to fail'); throw new Error('no rate'); }",
+    };
+    const created = await api("/v1/templates", { key: w.key, body: { name: "Failing", kind: "handlebars", content: failing } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+
+    const refused = await preview(w, id, { format: "html" });
+    expect(refused.status, refused.text).toBe(400);
+    expect(JSON.parse(refused.text).error).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("no rate") });
+    expect(consoleOf(refused.headers)).toEqual([
+      { step: "scripts", level: "log", message: "prep ran" },
+      { step: "template", level: "warn", message: "about to fail" },
+    ]);
+    expect(refused.headers.get("x-folio-console-omitted")).toBe("0");
+
+    // A limit (a partial that includes itself) in a pdf preview of unsaved content: the same headers.
+    const limited = await preview(w, id, { format: "pdf", content: { templateHtml: "{{note}}{{> me}}", partials: { me: "x{{> me}}" }, helpers: "function note() { console.info('before the loop'); return ''; }" } });
+    expect(limited.status, limited.text).toBe(400);
+    expect(JSON.parse(limited.text).error.code).toBe("LIMIT_EXCEEDED");
+    expect(consoleOf(limited.headers)).toEqual([{ step: "template", level: "info", message: "before the loop" }]);
+
+    // Renders answer no console output, failed or not (docs/api.md).
+    const render = await fetch(`${inject("baseUrl")}/v1/renders`, {
+      method: "POST",
+      headers: { "x-api-key": w.key, "content-type": "application/json" },
+      body: JSON.stringify({ preview: { templateId: id, data: {} } }),
+    });
+    expect(render.status).toBe(400);
+    expect(render.headers.get("x-folio-console")).toBeNull();
+  });
+
+  it("show an image content field: {{content.<name>}} is the address its asset loads from, resolved, and copied by a version", async () => {
+    const w = await createTestWorkspace();
+    const assetId = await seedAsset(w, { kind: "image", filename: "banner.png", mediaType: "image/png", bytes: await solidPng(8, 8, [200, 30, 30]) });
+    const withBanner = (extra: Json = {}): Json => ({
+      templateHtml: `<!doctype html><html><body><h1>Banner</h1><img src="{{content.banner}}" style="width:60px;height:60px"></body></html>`,
+      contentFields: [{ name: "banner", type: "image", label: "Banner", default: assetId }],
+      ...extra,
+    });
+    const created = await api("/v1/templates", { key: w.key, body: { name: "Banner", kind: "handlebars", content: withBanner() } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+
+    const html = await preview(w, id, { format: "html" });
+    expect(html.status, html.text).toBe(200);
+    expect(html.text).toContain(`<img src="http://assets.invalid/${assetId}"`);
+
+    // An unknown asset as the field's value is refused as component templates refuse it, naming the value.
+    const missing = await preview(w, id, { format: "html", content: withBanner({ contentValues: { banner: "ast_missing" } }) });
+    expect(missing.status, missing.text).toBe(400);
+    expect(JSON.parse(missing.text).error).toMatchObject({ code: "ASSET_INVALID", details: [{ path: "contentValues.banner" }] });
+
+    // The version keeps the image: deleting the asset afterwards changes nothing, and the PDF shows it.
+    const published = await api(`/v1/templates/${id}/versions`, { key: w.key, body: { expectedRevision: 1 } });
+    expect(published.status, published.text).toBe(201);
+    await deleteAsset(w, assetId);
+    const rendered = await api("/v1/renders", { key: w.key, body: { templateVersionId: published.body.id, data: {}, waitMs: 30_000 } });
+    expect(rendered.status, rendered.text).toBe(200);
+    expect(rendered.body.state, JSON.stringify(rendered.body.error)).toBe("succeeded");
+    const file = await download(rendered.body.result.downloadUrl);
+    expect(norm(pdfText(file.bytes))).toContain("Banner");
+    expect(pdfImages(file.bytes)).toEqual([expect.objectContaining({ width: 8, height: 8 })]);
+  });
+
   it("answer each save limit of the spec at its bound: at the limit saved, one over 400 LIMIT_EXCEEDED naming the field", async () => {
     const w = await createTestWorkspace();
     const created = await api("/v1/templates", { key: w.key, body: { name: "Limits", kind: "handlebars", content: { templateHtml: "x" } } });

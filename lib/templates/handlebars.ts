@@ -14,8 +14,9 @@ import type { TemplateRow, TemplateVersionRow } from "../db/schema";
 import { HandlebarsContent, parseHandlebarsContent } from "./handlebars-schema";
 import type { PreparedSource } from "./prepared-source";
 import * as repo from "./repository";
-import { checkFileLimits, noResources, storedResources, type TemplateResources } from "./resources";
-import { templateData } from "./content-extras";
+import { checkFileLimits, IMAGE_KINDS, noResources, storedResources, type TemplateResources } from "./resources";
+import { contentImages, templateData } from "./content-extras";
+import { checkTemplateData } from "./data-check";
 
 type Data = Record<string, unknown>;
 
@@ -33,6 +34,13 @@ export function checkSourceSize(content: HandlebarsContent): void {
  * loaded; an ID that only the data or a helper produces is not (the page then shows a broken image).
  */
 const ASSET_URL = /http:\/\/assets\.invalid\/([A-Za-z0-9_-]{1,128})/g;
+
+/**
+ * What an image content field reads as in a Handlebars template (issue 25): `{{content.banner}}` is
+ * the address the page loads the field's asset from, the same literal addressing, so
+ * `<img src="{{content.banner}}">` shows it. The asset is resolved and copied like a literal one.
+ */
+export const assetAddress = (assetId: string) => `http://assets.invalid/${assetId}`;
 
 /** The sources scanned for asset URLs, each with the path errors name. */
 function sources(content: HandlebarsContent): [string, string][] {
@@ -53,7 +61,7 @@ function literalAssets(content: HandlebarsContent): Map<string, string> {
 
 /** Whether the content names a stylesheet or an asset (publishing then locks the workspace's storage). */
 export function usesHandlebarsFiles(content: HandlebarsContent): boolean {
-  return !!content.stylesheets?.length || literalAssets(content).size > 0;
+  return !!content.stylesheets?.length || literalAssets(content).size > 0 || contentImages(content).size > 0;
 }
 
 /**
@@ -65,6 +73,9 @@ export function usesHandlebarsFiles(content: HandlebarsContent): boolean {
 export async function handlebarsResources(ex: Executor, workspaceId: string, folderId: string | null, content: HandlebarsContent): Promise<TemplateResources> {
   const lookup = (ids: string[]): Promise<AssetInfo[]> => repo.findAssets(ex, workspaceId, ids);
   const named = literalAssets(content);
+  // Image content fields' assets (a value, else the default), each named by the key that names it.
+  const fieldImages = contentImages(content);
+  for (const [id, path] of fieldImages) if (!named.has(id)) named.set(id, path);
   const images: Record<string, AssetRef> = {};
   if (named.size) {
     const found = new Map((await lookup([...named.keys()])).map((a) => [a.id, a]));
@@ -72,6 +83,7 @@ export async function handlebarsResources(ex: Executor, workspaceId: string, fol
     for (const [id, path] of named) {
       const a = found.get(id);
       if (!a) problems.push({ path, message: `no asset ${id} in this workspace` });
+      else if (fieldImages.has(id) && !IMAGE_KINDS.has(a.kind ?? "")) problems.push({ path: fieldImages.get(id)!, message: `asset ${id} is a ${a.kind}, not an image (kind image or svg)` });
       else if (a.state !== "ready") problems.push({ path, message: `asset ${id} has not been uploaded yet` });
       // why named by the asset ID: the page asks for http://assets.invalid/<assetId>, as the source says.
       else images[id] = { name: id, key: blobKey(workspaceId, a.sha256), mediaType: a.mediaType, size: a.size, sha256: a.sha256, label: id };
@@ -128,12 +140,13 @@ export async function prepareHandlebars(
   const steps = [{ name: "template", source: content.templateHtml }];
   if (content.header) steps.push({ name: "header", source: content.header });
   if (content.footer) steps.push({ name: "footer", source: content.footer });
+  await checkTemplateData(content.dataSchema, data);
   const result = await runSandbox({
     helpers: content.helpers,
     partials: content.partials,
     scripts: content.scripts,
     steps,
-    data: templateData(content, data, lang),
+    data: templateData(content, data, lang, assetAddress),
   });
   const html = result.outputs.template ?? "";
   const settings = content.settings;

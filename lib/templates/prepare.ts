@@ -16,7 +16,7 @@ import * as repo from "./repository";
 import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
 import { ComponentContent, type NodeDocument } from "./schema";
 import { contentImages, templateData } from "./content-extras";
-import { checkData } from "./data-schema";
+import { checkTemplateData } from "./data-check";
 
 export type { PreparedSource } from "./prepared-source";
 import type { PreparedSource } from "./prepared-source";
@@ -42,7 +42,8 @@ export type PrepareOptions = {
 export async function prepareTemplate(content: ComponentContent, data: Data, lang: string, options: PrepareOptions = {}): Promise<{ document: CallerDocument; assets: AssetRef[] }> {
   const { composition, settings } = content;
   const resources = options.resources ?? noResources;
-  const input = templateData(content, data, lang, options.dataChecked);
+  if (!options.dataChecked) await checkTemplateData(content.dataSchema, data);
+  const input = templateData(content, data, lang);
   const { html, images } = expand(
     { root: composition.root, components: composition.components, css: resources.stylesheets, images: imageNames(resources), selectable: new Set(contentImages(content).keys()), lang },
     input,
@@ -108,7 +109,7 @@ export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale
   if (!t) throw notFound("template", templateId);
   if (t.kind === "handlebars") return handlebarsFromDraft(db(), t, data, locale, unsaved);
   const content = unsaved === undefined ? storedContent(t.draft) : parseUnsaved(unsaved);
-  checkData(content.dataSchema, data); // first: before the draft's files are looked up
+  await checkTemplateData(content.dataSchema, data); // first: before the draft's files are looked up
   const resources = await resolveResources(db(), ctx.workspaceId, t.folderId, content.composition, { prefix: "composition", contentBytes: contentBytes(content), contentImages: contentImages(content) });
   const { document, assets } = await prepareTemplate(content, data, locale ?? content.settings?.locale ?? "en-US", { resources, title: t.name, dataChecked: true });
   return { source: "preview", templateId: t.id, document, assets };

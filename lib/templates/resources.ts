@@ -18,7 +18,7 @@ import type { ComponentNode, ReusableComponent } from "./schema";
 export const RESOURCE_LIMITS = { files: 500, bytes: 20 * 1024 * 1024 } as const;
 
 /** Image asset kinds an image component can show. */
-const IMAGE_KINDS = new Set(["image", "svg"]);
+export const IMAGE_KINDS = new Set(["image", "svg"]);
 
 /**
  * What a template renders with besides its content. Stored as JSON on a published version.

@@ -1,0 +1,22 @@
+/**
+ * Data checked against a template's data schema on the server (docs/api.md, Data schemas): the
+ * schema is applied in the sandbox process (lib/sandbox), under its per-step CPU and memory
+ * limits, never in the web process or the worker. why: a schema's `pattern`, `patternProperties`
+ * or `format: "regex"` is a regular expression of the caller's, and one that backtracks
+ * catastrophically on a long string would block this process's event loop for every workspace
+ * (docs/architecture.md, The template sandbox).
+ */
+import { checkSchemaInSandbox } from "../sandbox";
+import { dataMismatch, draftOf, schemaUnusable } from "./data-schema";
+
+/**
+ * Checks data against a template's data schema; 400 BAD_REQUEST listing every violation with its
+ * dot-joined data path (up to 100), 400 LIMIT_EXCEEDED (`dataSchema`) when applying it passes the
+ * sandbox's step limits. No schema: nothing to check, nothing sent.
+ */
+export async function checkTemplateData(schema: Record<string, unknown> | undefined, data: unknown): Promise<void> {
+  if (!schema) return;
+  const r = await checkSchemaInSandbox(schema, draftOf(schema) ?? "2020-12", data);
+  if ("unusable" in r) throw schemaUnusable(r.unusable);
+  if (r.details.length) throw dataMismatch(r.details, r.more);
+}
