@@ -291,7 +291,9 @@ export function HandlebarsEditor({
               <ul aria-label={`Problems in ${tabLabels[active]}`} className="space-y-1 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-gray-900">
                 {problemList.slice(0, 8).map((p, i) => (
                   <li key={i} className="[overflow-wrap:anywhere]">
-                    {p.where && <span className="font-mono text-xs text-danger">{p.where}</span>} {p.message}
+                    {p.where && <span className="font-mono text-xs text-danger">{p.where}</span>}{" "}
+                    {/* why pre-wrap: Handlebars' parse errors point at the column with a caret line under the source. */}
+                    <span className="whitespace-pre-wrap">{p.message}</span>
                   </li>
                 ))}
               </ul>
