@@ -32,6 +32,8 @@ test("a member creates a Handlebars template, edits it and a helper with a live 
   await dialog.getByLabel("Name").fill(name);
   await dialog.getByLabel("Kind").click();
   await page.getByRole("option", { name: /^Handlebars/ }).click();
+  await expect(dialog).toContainText("Starts with a partial, a helper, a script");
+  await screenshots(page, "hbs-create-dialog");
   await dialog.getByRole("button", { name: "Create and open" }).click();
   await page.waitForURL(/\/templates\/tpl_/);
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
@@ -41,6 +43,7 @@ test("a member creates a Handlebars template, edits it and a helper with a live 
   const consoleLines = page.getByTestId("console-lines");
   await expect(consoleLines).toContainText("lines: 2");
   await expect(consoleLines).toContainText("scripts");
+  await screenshots(page, "hbs-editor-starter");
 
   // Editing the template and a helper updates the preview; the helper's log shows too.
   const before = await firstPage(page).getAttribute("src");

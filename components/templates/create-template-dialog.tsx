@@ -11,8 +11,8 @@ import { Select } from "@/components/ui/select";
 import type { ActionError, ActionResult } from "@/lib/console/action";
 
 const kinds = [
-  { value: "component", label: "Component: a layout of components as JSON" },
-  { value: "handlebars", label: "Handlebars: HTML with partials, helpers and scripts" },
+  { value: "component", label: "Component" },
+  { value: "handlebars", label: "Handlebars" },
 ];
 
 const sizes = [
@@ -61,7 +61,14 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
         <Field label="Name" error={fieldError("name")}>
           {(p) => <Input name="name" required maxLength={120} autoComplete="off" placeholder="Invoice" {...p} />}
         </Field>
-        <Field label="Kind" hint={kind === "handlebars" ? "Starts with a partial, a helper, a script, a header and footer with page numbers, and sample data." : undefined}>
+        <Field
+          label="Kind"
+          hint={
+            kind === "handlebars"
+              ? "HTML with partials, helpers.js and scripts. Starts with a partial, a helper, a script, a header and footer with page numbers, and sample data."
+              : "A layout of components, edited as JSON."
+          }
+        >
           {(p) => <Select name="kind" options={kinds} value={kind} onValueChange={setKind} {...p} />}
         </Field>
         <Field label="Page size">{(p) => <Select name="pageSize" options={sizes} value={size} onValueChange={setSize} {...p} />}</Field>
