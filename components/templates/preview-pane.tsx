@@ -9,30 +9,18 @@ import { Download, ImageOff, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { consoleOf, type ConsoleEntry } from "@/lib/templates/hbs-editor-tabs";
+
+export type { ConsoleEntry };
 
 /** What to preview: the content and data, in `locale` when given (else the template's own), or why nothing can be. */
 export type PreviewRequest = { content: unknown; data: Record<string, unknown>; locale?: string } | { problem: string };
-/** One line a Handlebars preview's helpers or scripts logged (docs/api.md: the `x-folio-console` header). */
-export type ConsoleEntry = { step: string; level: string; message: string };
 type Failure = { message: string; details?: { path?: string; message: string }[] };
 type Shown = { pages: string[]; pageCount: number; ms: number; key: number };
 
 /** At most this many pages are shown; the PDF has them all. */
 const MAX_PAGES = 20;
 const DEBOUNCE_MS = 300;
-
-/** The console output a preview answered, or undefined when it carries none (component templates). */
-export function consoleOf(res: Response): { entries: ConsoleEntry[]; omitted: number } | undefined {
-  const header = res.headers.get("x-folio-console");
-  if (header === null) return undefined;
-  try {
-    const bytes = Uint8Array.from(atob(header), (c) => c.charCodeAt(0));
-    const entries = JSON.parse(new TextDecoder().decode(bytes)) as ConsoleEntry[];
-    return { entries: Array.isArray(entries) ? entries : [], omitted: Number(res.headers.get("x-folio-console-omitted") ?? "0") || 0 };
-  } catch {
-    return undefined;
-  }
-}
 
 async function failureOf(res: Response): Promise<Failure> {
   try {
@@ -96,7 +84,7 @@ export function PreviewPane({
           return;
         }
         setPaused(null);
-        const logged = consoleOf(first);
+        const logged = consoleOf(first.headers);
         if (logged) onConsole?.(logged);
         if (!first.ok) {
           const f = await failureOf(first);

@@ -212,3 +212,19 @@ export function hbsStarter(name: string, settings: Record<string, unknown>): Hbs
     sampleData: [{ name: "example", data: { title: name, lines: [{ description: "Design", amount: 800 }, { description: "Hosting", amount: 45.5 }] } }],
   };
 }
+
+/** One line a Handlebars preview's helpers or scripts logged (docs/api.md: the `x-folio-console` header). */
+export type ConsoleEntry = { step: string; level: string; message: string };
+
+/** The console output a preview answered (base64 of UTF-8 JSON), or undefined when it carries none (component templates). */
+export function consoleOf(headers: Headers): { entries: ConsoleEntry[]; omitted: number } | undefined {
+  const header = headers.get("x-folio-console");
+  if (header === null) return undefined;
+  try {
+    const bytes = Uint8Array.from(atob(header), (c) => c.charCodeAt(0));
+    const entries: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return { entries: Array.isArray(entries) ? (entries as ConsoleEntry[]) : [], omitted: Number(headers.get("x-folio-console-omitted") ?? "0") || 0 };
+  } catch {
+    return undefined;
+  }
+}

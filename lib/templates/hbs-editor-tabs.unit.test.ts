@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseHandlebarsContent } from "./handlebars-schema";
-import { freeName, fromHbsTabs, hbsNameProblem, hbsStarter, locateHbsProblem, toHbsTabs } from "./hbs-editor-tabs";
+import { consoleOf, freeName, fromHbsTabs, hbsNameProblem, hbsStarter, locateHbsProblem, toHbsTabs } from "./hbs-editor-tabs";
 
 describe("Handlebars editor tabs", () => {
   it("round-trips content through the tabs, and the starter is valid content", () => {
@@ -37,5 +37,13 @@ describe("Handlebars editor tabs", () => {
     expect(hbsNameProblem("partials", "row/item", [])).toBeUndefined();
     expect(hbsNameProblem("partials", "-x", [])).toMatch(/starting with/);
     expect(hbsNameProblem("scripts", "totals", ["totals"])).toBe("totals is taken");
+  });
+
+  it("reads a preview's console output, UTF-8 included, and nothing from an answer without it", () => {
+    const lines = [{ step: "scripts", level: "warn", message: "Größe: 2 €" }];
+    const headers = new Headers({ "x-folio-console": Buffer.from(JSON.stringify(lines), "utf8").toString("base64"), "x-folio-console-omitted": "3" });
+    expect(consoleOf(headers)).toEqual({ entries: lines, omitted: 3 });
+    expect(consoleOf(new Headers())).toBeUndefined();
+    expect(consoleOf(new Headers({ "x-folio-console": "not base64 json" }))).toBeUndefined();
   });
 });
