@@ -166,7 +166,7 @@ test("a member publishes, copies the version's id and ready request, renders wit
   await form.getByRole("button", { name: "Render", exact: true }).click();
   await page.waitForURL(/\/renders\/rnd_/);
   await expect(page.getByRole("link", { name: "Download PDF" })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByText(versionId)).toBeVisible();
+  await expect(page.getByText(versionId, { exact: true })).toBeVisible();
   const file = await page.request.get(`/v1/renders/${page.url().split("/renders/")[1]}/file`);
   expect(file.status()).toBe(200);
   expect(file.headers()["content-type"]).toBe("application/pdf");

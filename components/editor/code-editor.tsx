@@ -7,7 +7,7 @@
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { bracketMatching, foldGutter, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
-import { forEachDiagnostic } from "@codemirror/lint";
+import { forEachDiagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { EditorState, type Extension } from "@codemirror/state";
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from "@codemirror/view";
 // why a direct import: the tags CodeMirror's own packages highlight with (a dependency of @codemirror/language).
@@ -25,6 +25,9 @@ export type LanguageSupport = {
 /** A problem CodeMirror shows (JSON only), for a list under the editor. */
 export type Problem = { line: number; message: string; severity: string };
 
+/** A problem the server found at a line (a template's syntax error), shown as a lint diagnostic there. */
+export type Mark = { line: number; message: string };
+
 export type CodeEditorProps = {
   value: string;
   onChange: (value: string) => void;
@@ -37,6 +40,8 @@ export type CodeEditorProps = {
   readOnly?: boolean;
   /** The problems CodeMirror shows, whenever they change. */
   onProblems?: (problems: Problem[]) => void;
+  /** Problems from the server at their lines; [] clears them. */
+  marks?: Mark[];
 };
 
 const theme = EditorView.theme({
@@ -63,7 +68,7 @@ const highlight = HighlightStyle.define([
   { tag: t.invalid, color: "#b91c1c", textDecoration: "underline" },
 ]);
 
-export default function CodeEditor({ value, onChange, label, support, schema, readOnly = false, onProblems }: CodeEditorProps) {
+export default function CodeEditor({ value, onChange, label, support, schema, readOnly = false, onProblems, marks }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const latest = useRef({ onChange, onProblems });
@@ -101,6 +106,7 @@ export default function CodeEditor({ value, onChange, label, support, schema, re
         report(problems);
       }),
       ...(support?.extensions(schema) ?? []),
+      ...(marks ? [lintGutter()] : []),
     ];
     const v = new EditorView({ parent: host.current!, state: EditorState.create({ doc: value, extensions }) });
     view.current = v;
@@ -116,6 +122,24 @@ export default function CodeEditor({ value, onChange, label, support, schema, re
     const v = view.current;
     if (v && schema) support?.updateSchema?.(v, schema);
   }, [schema, support]);
+
+  // The server's problems at their lines (a line past the end goes on the last); set after the document, so they land where they point.
+  const markKey = JSON.stringify(marks ?? null);
+  useEffect(() => {
+    const v = view.current;
+    if (!v || !marks) return;
+    const doc = v.state.doc;
+    v.dispatch(
+      setDiagnostics(
+        v.state,
+        marks.map((m) => {
+          const line = doc.line(Math.min(Math.max(1, m.line), doc.lines));
+          return { from: line.from, to: line.to, severity: "error" as const, message: m.message };
+        }),
+      ),
+    );
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [markKey, support, readOnly, label]);
 
   // A value set from outside (Reload after a conflict, a version opened) replaces the document.
   useEffect(() => {

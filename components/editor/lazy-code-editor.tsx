@@ -7,8 +7,8 @@ import type { ComponentType } from "react";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { CodeEditorProps, LanguageSupport } from "./code-editor";
 
-export type { Problem } from "./code-editor";
-export type CodeLanguage = "json" | "css" | "text";
+export type { Mark, Problem } from "./code-editor";
+export type CodeLanguage = "json" | "css" | "text" | "handlebars" | "javascript";
 
 type Props = Omit<CodeEditorProps, "support"> & { language: CodeLanguage };
 type Loaded = ComponentType<Omit<CodeEditorProps, "support">>;
@@ -28,6 +28,8 @@ const editors: Record<CodeLanguage, Loaded> = {
   json: dynamic(() => withSupport(import("./json-language").then((m) => m.json)), { ssr: false, loading }),
   css: dynamic(() => withSupport(import("./css-language").then((m) => m.css)), { ssr: false, loading }),
   text: dynamic(() => withSupport(), { ssr: false, loading }),
+  handlebars: dynamic(() => withSupport(import("./hbs-language").then((m) => m.handlebars)), { ssr: false, loading }),
+  javascript: dynamic(() => withSupport(import("./hbs-language").then((m) => m.javascript)), { ssr: false, loading }),
 };
 
 export function CodeEditor({ language, ...props }: Props) {

@@ -10,6 +10,11 @@ import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import type { ActionError, ActionResult } from "@/lib/console/action";
 
+const kinds = [
+  { value: "component", label: "Component" },
+  { value: "handlebars", label: "Handlebars" },
+];
+
 const sizes = [
   { value: "a4", label: "A4 (210 × 297 mm)" },
   { value: "letter", label: "Letter (215.9 × 279.4 mm)" },
@@ -23,6 +28,7 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [size, setSize] = useState("a4");
+  const [kind, setKind] = useState("component");
   const [error, setError] = useState<ActionError | null>(null);
   const [pending, start] = useTransition();
   const fieldError = (path: string) => error?.details?.find((d) => d.path === path)?.message;
@@ -44,7 +50,7 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
         if (!o) setError(null);
       }}
       title="Create a template"
-      description="A component template: you edit its layout as JSON and see every page as you type."
+      description="Pick its kind: a component template's layout is JSON, a Handlebars template's is HTML. You see every page as you type."
       trigger={
         <Button>
           <Plus aria-hidden="true" className="size-4" /> {label}
@@ -54,6 +60,16 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
       <form action={submit} className="space-y-4" noValidate>
         <Field label="Name" error={fieldError("name")}>
           {(p) => <Input name="name" required maxLength={120} autoComplete="off" placeholder="Invoice" {...p} />}
+        </Field>
+        <Field
+          label="Kind"
+          hint={
+            kind === "handlebars"
+              ? "HTML with partials, helpers.js and scripts. Starts with a partial, a helper, a script, a header and footer with page numbers, and sample data."
+              : "A layout of components, edited as JSON."
+          }
+        >
+          {(p) => <Select name="kind" options={kinds} value={kind} onValueChange={setKind} {...p} />}
         </Field>
         <Field label="Page size">{(p) => <Select name="pageSize" options={sizes} value={size} onValueChange={setSize} {...p} />}</Field>
         {size === "custom" && (

@@ -9,6 +9,9 @@ import { Download, ImageOff, TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { consoleOf, type ConsoleEntry } from "@/lib/templates/hbs-editor-tabs";
+
+export type { ConsoleEntry };
 
 /** What to preview: the content and data, in `locale` when given (else the template's own), or why nothing can be. */
 export type PreviewRequest = { content: unknown; data: Record<string, unknown>; locale?: string } | { problem: string };
@@ -34,12 +37,15 @@ export function PreviewPane({
   request,
   title = "Preview",
   onProblems,
+  onConsole,
 }: {
   templateId: string;
   request: PreviewRequest;
   title?: string;
   /** The details[] of a refused preview (paths such as content.composition.root.type), [] after a render. */
   onProblems?: (details: { path?: string; message: string }[]) => void;
+  /** The console output of the last preview that answered one (Handlebars templates). */
+  onConsole?: (output: { entries: ConsoleEntry[]; omitted: number }) => void;
 }) {
   const [shown, setShown] = useState<Shown | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -78,6 +84,8 @@ export function PreviewPane({
           return;
         }
         setPaused(null);
+        const logged = consoleOf(first.headers);
+        if (logged) onConsole?.(logged);
         if (!first.ok) {
           const f = await failureOf(first);
           setFailure(f);

@@ -4,14 +4,10 @@
 // checked by revision (a conflict offers Reload or Overwrite), Publish, and the version history.
 // Unsaved changes are never lost silently.
 "use client";
-import { History, Upload } from "lucide-react";
 import { useMemo, useState } from "react";
 import { ConflictDialog } from "@/components/editor/conflict-dialog";
 import { CodeEditor, type Problem } from "@/components/editor/lazy-code-editor";
-import { SaveButton } from "@/components/editor/save-button";
-import { apiError, useRevisionedSave } from "@/components/editor/use-revisioned-save";
-import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 import { Field } from "@/components/ui/field";
@@ -20,7 +16,8 @@ import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { formFields, fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
-import { editorLabel, formatWhen, type Editor } from "@/components/editor/format";
+import type { Editor } from "@/components/editor/format";
+import { EditorHeading, usePublish } from "./editor-shell";
 import { ContentForm } from "./content-form";
 import { ImagePicker } from "./image-picker";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
@@ -101,7 +98,6 @@ export function TemplateEditor({
   const toast = useToast();
   const [stored, setStored] = useState<Content>(template.draft);
   const [lastEdit, setLastEdit] = useState({ at: template.lastEditedAt, by: template.lastEditedBy });
-  const [published, setPublished] = useState(template.publishedVersion);
   const [saved, setSaved] = useState<TabTexts>(() => toTabs(template.draft));
   const [tabs, setTabs] = useState<TabTexts>(saved);
   // Sample data lives in this browser, per template (not rendered on the server, so no hydration differs).
@@ -113,9 +109,7 @@ export function TemplateEditor({
   const [serverProblems, setServerProblems] = useState<{ path?: string; message: string }[]>([]);
   // What the server's checks (the same as a save's) refused in the live preview, at their paths, while typing.
   const [previewProblems, setPreviewProblems] = useState<{ path?: string; message: string }[]>([]);
-  const [publishing, setPublishing] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
-  const [historyKey, setHistoryKey] = useState(0);
   // The language the preview renders in: "" is the template's own (page settings).
   const [previewLocale, setPreviewLocale] = useState("");
   const schemas = useTabSchemas();
@@ -180,23 +174,7 @@ export function TemplateEditor({
     },
   });
 
-  const publish = async () => {
-    setPublishing(true);
-    try {
-      const res = await fetch(`/v1/templates/${template.id}/versions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ expectedRevision: revision }) });
-      if (!res.ok) {
-        const e = await apiError(res);
-        toast.error("Not published", e.message);
-        return;
-      }
-      const v = (await res.json()) as { id: string; version: number };
-      setPublished(v.version);
-      setHistoryKey((k) => k + 1);
-      toast.success(`Published version ${v.version}`, `Its id is ${v.id}. Renders by name now use it; Versions has its id to copy and a ready request.`);
-    } finally {
-      setPublishing(false);
-    }
-  };
+  const { published, publishing, publish, historyKey } = usePublish(template.id, revision, template.publishedVersion);
 
   const setTab = (k: CodeTab) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
   const setStylesheets = (stylesheets: string[]) => setTabs((t) => ({ ...t, stylesheets }));
@@ -227,42 +205,27 @@ export function TemplateEditor({
 
   return (
     <div className="flex flex-col gap-4">
-      <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
-        <div className="min-w-0">
-          <h1 className="truncate text-2xl font-semibold tracking-tight text-gray-900">{template.name}</h1>
-          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-gray-600">
-            <Badge>Revision {revision}</Badge>
-            {published ? <Badge tone="success">Published version {published}</Badge> : <Badge>Not published</Badge>}
-            {dirty ? <Badge tone="warning">Unsaved changes</Badge> : null}
-            {lastEdit.at && (
-              <span className="min-w-0 [overflow-wrap:anywhere]">
-                Last saved {formatWhen(lastEdit.at)}
-                {lastEdit.by ? ` by ${editorLabel(lastEdit.by)}` : ""}
-              </span>
-            )}
-          </p>
-        </div>
-        {/* why shrink-0 and no wrap from 1024 px: beside a long name or "Last saved … by" line, Save wrapped under the others. */}
-        <div className="flex shrink-0 flex-wrap gap-2 lg:flex-nowrap">
-          <Button variant="secondary" onClick={() => setHistoryOpen(true)}>
-            <History aria-hidden="true" className="size-4" /> Versions
-          </Button>
-          {canPublish && (
-            <Button variant="secondary" onClick={() => void publish()} loading={publishing} disabled={dirty} title={dirty ? "Save first: publishing takes the saved draft" : undefined}>
-              <Upload aria-hidden="true" className="size-4" /> Publish
-            </Button>
-          )}
-          {canSave && <SaveButton onSave={save} saving={saving} dirty={dirty} />}
-        </div>
-      </div>
-      {readOnly && (
-        <p className="rounded-md border border-accent/30 bg-accent-soft px-4 py-3 text-sm text-gray-900">
-          {canContent
-            ? `Your role (${role}) can change the values on the Content tab, preview them, save and publish them; it cannot change the template otherwise.`
-            : `Your role (${role}) can read this template, preview it and publish the saved draft; it cannot change it.`}
-        </p>
-      )}
-      {dirty && canPublish && <p className="text-sm text-gray-700">Publishing takes the saved draft: save your changes first.</p>}
+      <EditorHeading
+        name={template.name}
+        revision={revision}
+        published={published}
+        dirty={dirty}
+        lastEdit={lastEdit}
+        canPublish={canPublish}
+        canSave={canSave}
+        publishing={publishing}
+        onPublish={() => void publish()}
+        saving={saving}
+        onSave={save}
+        onVersions={() => setHistoryOpen(true)}
+        readOnlyNote={
+          !readOnly
+            ? undefined
+            : canContent
+              ? `Your role (${role}) can change the values on the Content tab, preview them, save and publish them; it cannot change the template otherwise.`
+              : `Your role (${role}) can read this template, preview it and publish the saved draft; it cannot change it.`
+        }
+      />
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Tabs value={active} onValueChange={(v) => setActive(v as TabId)} className="flex min-w-0 flex-col">

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { consoleAction } from "@/lib/console";
 import * as templates from "@/lib/templates";
+import { hbsStarter } from "@/lib/templates/hbs-editor-tabs";
 
 /** Page sizes the create dialog offers, in mm (custom sends its own). */
 const PRESETS = { a4: { widthMm: 210, heightMm: 297 }, letter: { widthMm: 215.9, heightMm: 279.4 } } as const;
@@ -11,6 +12,7 @@ const mm = (max: number) => z.coerce.number().min(0).max(max);
 /** The create dialog's form; the verb checks the content as any save does. */
 const CreateInput = z.object({
   name: templates.TemplateName,
+  kind: z.enum(["component", "handlebars"]).default("component"),
   pageSize: z.enum(["a4", "letter", "custom"]),
   widthMm: mm(5000).optional(),
   heightMm: mm(5000).optional(),
@@ -20,14 +22,22 @@ const CreateInput = z.object({
   leftMm: mm(1000),
 });
 
-/** A new component template with a first text, so the preview shows something from the start. */
+/**
+ * A new template with something to see from the start: a component template a first text; a
+ * Handlebars template a starter (hbsStarter) with a partial, a helper, a script, header, footer and sample data.
+ */
 export const createTemplateAction = consoleAction(CreateInput, async (ctx, input) => {
   const pageSize = input.pageSize === "custom" ? { widthMm: input.widthMm ?? 0, heightMm: input.heightMm ?? 0 } : PRESETS[input.pageSize];
+  const settings = { pageSize, margins: { topMm: input.topMm, rightMm: input.rightMm, bottomMm: input.bottomMm, leftMm: input.leftMm } };
+  if (input.kind === "handlebars") {
+    const t = await templates.createTemplate(ctx, { name: input.name, kind: "handlebars", content: hbsStarter(input.name, settings) });
+    return { id: t.id };
+  }
   const content = {
     composition: {
       root: { type: "container", style: { fontFamily: "DejaVu Sans, sans-serif", fontSize: 14 }, children: [{ type: "text", text: input.name }] },
     },
-    settings: { pageSize, margins: { topMm: input.topMm, rightMm: input.rightMm, bottomMm: input.bottomMm, leftMm: input.leftMm } },
+    settings,
   };
   const t = await templates.createTemplate(ctx, { name: input.name, content });
   return { id: t.id };

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { HandlebarsEditor } from "@/components/templates/handlebars-editor";
 import { TemplateEditor } from "@/components/templates/template-editor";
 import { can, requireConsole, roleLabels } from "@/lib/console";
 import { config } from "@/lib/config";
@@ -7,6 +8,7 @@ import { isAppError } from "@/lib/errors";
 import * as templates from "@/lib/templates";
 import { stylesheetChoices } from "@/lib/templates/editor-files";
 import type { Content } from "@/lib/templates/editor-tabs";
+import type { HbsContent } from "@/lib/templates/hbs-editor-tabs";
 import { registerAssetAction } from "../../assets/actions";
 import { imageChoicesAction, renderVersionAction } from "./actions";
 
@@ -35,43 +37,38 @@ export default async function TemplateEditorPage({ params }: { params: Promise<{
       </Link>
     </nav>
   );
-  // why: the editor below edits component content; the Handlebars editor comes with its own change.
+  const shared = {
+    loadImages: imageChoicesAction,
+    registerAsset: can(s, "asset:manage") || can(s, "template:content") ? registerAssetAction : undefined,
+    canWrite: can(s, "template:write"),
+    canContent: can(s, "template:write") || can(s, "template:content"),
+    canPublish: can(s, "template:publish"),
+    role: roleLabels[s.role],
+    publicUrl: config().PUBLIC_URL,
+    renderVersion: can(s, "render:create") ? renderVersionAction : undefined,
+  };
+  const common = {
+    id: t.id,
+    name: t.name,
+    draftRevision: t.draftRevision,
+    lastEditedAt: t.lastEditedAt,
+    lastEditedBy: t.lastEditedBy,
+    publishedVersion: t.publishedVersion,
+    folderPath: files.folderPath,
+    stylesheetChoices: files.stylesheets,
+  };
   if (t.kind === "handlebars") {
     return (
       <>
         {breadcrumb}
-        <h1 className="text-2xl font-semibold tracking-tight break-words text-gray-900">{t.name}</h1>
-        <p className="mt-2 max-w-prose text-sm">
-          This is a Handlebars template (draft revision {t.draftRevision}). The console cannot edit Handlebars templates yet: change its draft with{" "}
-          <code className="break-all">PUT /v1/templates/{t.id}/draft</code>, preview and publish it through the API.
-        </p>
+        <HandlebarsEditor template={{ ...common, draft: t.draft as HbsContent }} {...shared} />
       </>
     );
   }
   return (
     <>
       {breadcrumb}
-      <TemplateEditor
-        template={{
-          id: t.id,
-          name: t.name,
-          draft: t.draft as Content,
-          draftRevision: t.draftRevision,
-          lastEditedAt: t.lastEditedAt,
-          lastEditedBy: t.lastEditedBy,
-          publishedVersion: t.publishedVersion,
-          folderPath: files.folderPath,
-          stylesheetChoices: files.stylesheets,
-        }}
-        loadImages={imageChoicesAction}
-        registerAsset={can(s, "asset:manage") || can(s, "template:content") ? registerAssetAction : undefined}
-        canWrite={can(s, "template:write")}
-        canContent={can(s, "template:write") || can(s, "template:content")}
-        canPublish={can(s, "template:publish")}
-        role={roleLabels[s.role]}
-        publicUrl={config().PUBLIC_URL}
-        renderVersion={can(s, "render:create") ? renderVersionAction : undefined}
-      />
+      <TemplateEditor template={{ ...common, draft: t.draft as Content }} {...shared} />
     </>
   );
 }

@@ -1,0 +1,104 @@
+// What both kinds' template editors share around their tabs: the heading (name, revision, published
+// version, unsaved changes, last save) with Versions, Publish and Save, the note of what a read-only
+// role can do, and publishing the saved draft. The tabs, and what a save sends, differ by kind.
+"use client";
+import { History, Upload } from "lucide-react";
+import { useState } from "react";
+import { SaveButton } from "@/components/editor/save-button";
+import { apiError } from "@/components/editor/use-revisioned-save";
+import { editorLabel, formatWhen, type Editor } from "@/components/editor/format";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { useToast } from "@/components/ui/toast";
+
+/** Publishes the saved draft at `revision`; `published` is the latest version, `historyKey` bumps to reload the version list. */
+export function usePublish(templateId: string, revision: number, initial: number | undefined) {
+  const toast = useToast();
+  const [published, setPublished] = useState(initial);
+  const [publishing, setPublishing] = useState(false);
+  const [historyKey, setHistoryKey] = useState(0);
+  const publish = async () => {
+    setPublishing(true);
+    try {
+      const res = await fetch(`/v1/templates/${templateId}/versions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ expectedRevision: revision }) });
+      if (!res.ok) {
+        const e = await apiError(res);
+        toast.error("Not published", e.message);
+        return;
+      }
+      const v = (await res.json()) as { id: string; version: number };
+      setPublished(v.version);
+      setHistoryKey((k) => k + 1);
+      toast.success(`Published version ${v.version}`, `Its id is ${v.id}. Renders by name now use it; Versions has its id to copy and a ready request.`);
+    } finally {
+      setPublishing(false);
+    }
+  };
+  return { published, publishing, publish, historyKey };
+}
+
+export function EditorHeading({
+  name,
+  revision,
+  published,
+  dirty,
+  lastEdit,
+  canPublish,
+  canSave,
+  publishing,
+  onPublish,
+  saving,
+  onSave,
+  onVersions,
+  readOnlyNote,
+}: {
+  name: string;
+  revision: number;
+  published?: number;
+  dirty: boolean;
+  lastEdit: { at?: string; by?: Editor };
+  canPublish: boolean;
+  canSave: boolean;
+  publishing: boolean;
+  onPublish: () => void;
+  saving: boolean;
+  onSave: () => Promise<void>;
+  onVersions: () => void;
+  /** What the person's role can do here, when it cannot change the template. */
+  readOnlyNote?: string;
+}) {
+  return (
+    <>
+      <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
+        <div className="min-w-0">
+          <h1 className="truncate text-2xl font-semibold tracking-tight text-gray-900">{name}</h1>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-gray-600">
+            <Badge>Revision {revision}</Badge>
+            {published ? <Badge tone="success">Published version {published}</Badge> : <Badge>Not published</Badge>}
+            {dirty ? <Badge tone="warning">Unsaved changes</Badge> : null}
+            {lastEdit.at && (
+              <span className="min-w-0 [overflow-wrap:anywhere]">
+                Last saved {formatWhen(lastEdit.at)}
+                {lastEdit.by ? ` by ${editorLabel(lastEdit.by)}` : ""}
+              </span>
+            )}
+          </p>
+        </div>
+        {/* why shrink-0 and no wrap from 1024 px: beside a long name or "Last saved … by" line, Save wrapped under the others. */}
+        <div className="flex shrink-0 flex-wrap gap-2 lg:flex-nowrap">
+          <Button variant="secondary" onClick={onVersions}>
+            <History aria-hidden="true" className="size-4" /> Versions
+          </Button>
+          {canPublish && (
+            <Button variant="secondary" onClick={onPublish} loading={publishing} disabled={dirty} title={dirty ? "Save first: publishing takes the saved draft" : undefined}>
+              <Upload aria-hidden="true" className="size-4" /> Publish
+            </Button>
+          )}
+          {canSave && <SaveButton onSave={onSave} saving={saving} dirty={dirty} />}
+        </div>
+      </div>
+      {readOnlyNote && <p className="rounded-md border border-accent/30 bg-accent-soft px-4 py-3 text-sm text-gray-900">{readOnlyNote}</p>}
+      {dirty && canPublish && <p className="text-sm text-gray-700">Publishing takes the saved draft: save your changes first.</p>}
+    </>
+  );
+}

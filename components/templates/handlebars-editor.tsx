@@ -1,0 +1,325 @@
+// HandlebarsEditor: the console's editor of one Handlebars template. The same layout, save checked
+// by revision (a conflict offers Reload or Overwrite), Publish, versions and live preview as the
+// component editor (editor-shell.tsx, preview-pane.tsx, the shared tabs), with tabs for its own
+// files: template.html, partials, helpers.js, scripts, header, footer, and its sample data sets. A
+// save or preview refused at a file's line (a syntax error) marks that tab and line; the console
+// output of the last preview shows under it.
+"use client";
+import { useMemo, useState } from "react";
+import { ConflictDialog } from "@/components/editor/conflict-dialog";
+import { CodeEditor, type CodeLanguage, type Mark } from "@/components/editor/lazy-code-editor";
+import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
+import type { Editor } from "@/components/editor/format";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { useToast } from "@/components/ui/toast";
+import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
+import type { ActionResult } from "@/lib/console/action";
+import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
+import { formFields, parseData, type TranslationText } from "@/lib/templates/editor-tabs";
+import { fromHbsTabs, locateHbsProblem, toHbsTabs, type HbsContent, type HbsLocation, type HbsTabId, type HbsTabs, type NamedText } from "@/lib/templates/hbs-editor-tabs";
+import { ConsolePane, type ConsoleOutput } from "./console-pane";
+import { ContentForm } from "./content-form";
+import { EditorHeading, usePublish } from "./editor-shell";
+import { NamedFiles } from "./named-files";
+import { PreviewPane, type PreviewRequest } from "./preview-pane";
+import { StylesheetList } from "./stylesheet-list";
+import { TranslationFiles } from "./translation-files";
+import type { RenderVersionAction } from "./render-version-form";
+import { VersionHistory } from "./version-history";
+import { dataSchemaForEditor, useTabSchemas } from "./use-schemas";
+
+export type HandlebarsEditorTemplate = {
+  id: string;
+  name: string;
+  draft: HbsContent;
+  draftRevision: number;
+  lastEditedAt?: string;
+  lastEditedBy?: Editor;
+  publishedVersion?: number;
+  folderPath: string;
+  stylesheetChoices: StylesheetChoice[];
+};
+
+const tabLabels: Record<HbsTabId, string> = {
+  content: "Content",
+  templateHtml: "template.html",
+  partials: "Partials",
+  helpers: "helpers.js",
+  scripts: "Scripts",
+  header: "Page header",
+  footer: "Page footer",
+  stylesheets: "Styles",
+  settings: "Page settings",
+  sampleData: "Sample data",
+  translations: "Translations",
+  dataSchema: "Data schema",
+  contentFields: "Content fields",
+};
+const tabHints: Record<HbsTabId, string> = {
+  content: "The values of the template's content fields, read as {{content.<name>}}. Save, preview, then publish to make renders use them.",
+  templateHtml: "The body: Handlebars HTML with the data as context. {{> name}} includes a partial; helpers come from helpers.js.",
+  partials: "Reusable pieces of Handlebars, each called as {{> name}}.",
+  helpers: "Every function declared at top level is a helper: {{money total currency=\"EUR\"}} calls money(total, options). console.log lines show under the preview.",
+  scripts: "Each script defines beforeRender(data); they run in order before the template and may change the data or return new data.",
+  header: "Handlebars HTML drawn in the top margin of every page; {{pageNumber}} and {{totalPages}} work here.",
+  footer: "Handlebars HTML drawn in the bottom margin of every page; {{pageNumber}} and {{totalPages}} work here.",
+  stylesheets: "Tick the workspace stylesheets the template uses; they come before the template's own <style>.",
+  settings: "Page size, margins, locale and document properties.",
+  sampleData: "Named data sets the preview renders with (the one picked here); saved with the template, never used by renders.",
+  translations: "One JSON file per language; the file of the render's language is the data's localization.",
+  dataSchema: "A JSON Schema of the data: renders, previews and reports check their data against it first. Sample data completes from it.",
+  contentFields: "Fields content editors fill in on the Content tab (type text, multilineText or image), read as {{content.<name>}}.",
+};
+const singleCode = ["templateHtml", "helpers", "header", "footer", "settings", "dataSchema", "contentFields"] as const;
+type SingleCode = (typeof singleCode)[number];
+const isSingleCode = (t: HbsTabId): t is SingleCode => (singleCode as readonly string[]).includes(t);
+const languageOf = (t: HbsTabId): CodeLanguage => (t === "helpers" || t === "scripts" ? "javascript" : t === "templateHtml" || t === "partials" || t === "header" || t === "footer" ? "handlebars" : "json");
+
+type Located = HbsLocation & { message: string };
+
+export function HandlebarsEditor({
+  template,
+  canWrite,
+  canContent,
+  canPublish,
+  role,
+  loadImages,
+  registerAsset,
+  publicUrl,
+  renderVersion,
+}: {
+  template: HandlebarsEditorTemplate;
+  canWrite: boolean;
+  canContent: boolean;
+  canPublish: boolean;
+  role: string;
+  loadImages: (input: Record<string, never>) => Promise<ActionResult<ImageChoice[]>>;
+  registerAsset?: AssetUploaderProps["register"];
+  publicUrl: string;
+  renderVersion?: RenderVersionAction;
+}) {
+  const toast = useToast();
+  const [saved, setSaved] = useState<HbsTabs>(() => toHbsTabs(template.draft));
+  const [tabs, setTabs] = useState<HbsTabs>(saved);
+  const [lastEdit, setLastEdit] = useState({ at: template.lastEditedAt, by: template.lastEditedBy });
+  const [active, setActive] = useState<HbsTabId>(() => (!canWrite && canContent ? "content" : "templateHtml"));
+  // The file picked in each list tab; the preview renders with the picked sample data set.
+  const [picked, setPicked] = useState<Partial<Record<"partials" | "scripts" | "sampleData", string>>>({});
+  const [serverProblems, setServerProblems] = useState<{ path?: string; message: string }[]>([]);
+  const [previewProblems, setPreviewProblems] = useState<{ path?: string; message: string }[]>([]);
+  const [consoleOutput, setConsoleOutput] = useState<ConsoleOutput | null>(null);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const schemas = useTabSchemas();
+  const sampleSchema = useMemo(() => dataSchemaForEditor(tabs.dataSchema), [tabs.dataSchema]);
+  const fields = useMemo(() => formFields(tabs.contentFields), [tabs.contentFields]);
+
+  const dirty = JSON.stringify(tabs) !== JSON.stringify(saved);
+  const readOnly = !canWrite;
+  const canSave = canWrite || canContent;
+  const built = useMemo(() => fromHbsTabs(tabs), [tabs]);
+  const sample = tabs.sampleData.find((d) => d.name === picked.sampleData) ?? tabs.sampleData[0];
+  const data = useMemo(() => parseData(sample?.text ?? "{}"), [sample?.text]);
+  const previewRequest: PreviewRequest = !built.ok ? { problem: built.message } : !data.ok ? { problem: data.message } : { content: built.content, data: data.data };
+
+  const located: Located[] = useMemo(() => {
+    const seen = new Set<string>();
+    return [...serverProblems, ...previewProblems].flatMap((p) => {
+      const key = `${p.path}\u0000${p.message}`;
+      if (seen.has(key)) return [];
+      seen.add(key);
+      const at = locateHbsProblem(p.path, p.message, tabs);
+      return at ? [{ ...at, message: p.message }] : [];
+    });
+  }, [serverProblems, previewProblems, tabs]);
+  const tabOfProblem = (l: Located): HbsTabId => (l.tab === "data" ? "sampleData" : l.tab);
+
+  const draftUrl = `/v1/templates/${template.id}/draft`;
+  const { revision, saving, save, conflict } = useRevisionedSave<HbsContent>({
+    revision: template.draftRevision,
+    readUrl: draftUrl,
+    saveUrl: draftUrl,
+    revisionKey: "draftRevision",
+    noun: "template",
+    canWrite: canSave,
+    dirty,
+    content: () => {
+      if (built.ok) return built.content;
+      setActive(built.tab);
+      toast.error("Not saved", built.message);
+    },
+    // Overwrite: every file is shown here, so our content replaces theirs as a whole.
+    overwriteContent: () => {
+      if (!built.ok) throw new Error(built.message);
+      return built.content;
+    },
+    onSaved: (_content, s) => {
+      setSaved(tabs);
+      setServerProblems([]);
+      setLastEdit({ at: s.updatedAt, by: undefined });
+    },
+    onReloaded: (d) => {
+      const t = toHbsTabs(d.content);
+      setSaved(t);
+      setTabs(t);
+    },
+    onRefused: (e) => {
+      setServerProblems(e.details ?? []);
+      const first = e.details?.[0] && locateHbsProblem(e.details[0].path, e.details[0].message, tabs);
+      if (first) goTo(first);
+    },
+  });
+  const { published, publishing, publish, historyKey } = usePublish(template.id, revision, template.publishedVersion);
+
+  const goTo = (at: HbsLocation) => {
+    const tab = at.tab === "data" ? "sampleData" : at.tab;
+    setActive(tab);
+    if (at.file && (tab === "partials" || tab === "scripts" || tab === "sampleData")) setPicked((p) => ({ ...p, [tab]: at.file }));
+  };
+
+  const setCode = (k: SingleCode) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
+  const setList = (k: "partials" | "scripts" | "sampleData") => (files: NamedText[]) => setTabs((t) => ({ ...t, [k]: files }));
+  const setValue = (name: string, value: string | undefined) =>
+    setTabs((t) => {
+      const contentValues = { ...t.contentValues };
+      if (value === undefined) delete contentValues[name];
+      else contentValues[name] = value;
+      return { ...t, contentValues };
+    });
+  const valueErrors = Object.fromEntries([...serverProblems, ...previewProblems].filter((p) => p.path?.replace(/^content\./, "").startsWith("contentValues.")).map((p) => [p.path!.replace(/^(content\.)?contentValues\./, ""), p.message]));
+
+  const marksOf = (tab: HbsTabId, file?: string): Mark[] => located.filter((l) => tabOfProblem(l) === tab && l.line !== undefined && (file === undefined || l.file === file)).map((l) => ({ line: l.line!, message: l.message }));
+  const problemList = [
+    ...(!built.ok && built.tab === active ? [{ where: built.file ?? "", message: built.message }] : []),
+    ...located.filter((l) => tabOfProblem(l) === active).map((l) => ({ where: [l.file, l.line !== undefined ? `line ${l.line}` : ""].filter(Boolean).join(", "), message: l.message })),
+  ];
+  const hasProblem = (k: HbsTabId) => located.some((l) => tabOfProblem(l) === k) || (!built.ok && built.tab === k);
+
+  const tabIds: HbsTabId[] = [...(canContent ? (["content"] as const) : []), "templateHtml", "partials", "helpers", "scripts", "header", "footer", "stylesheets", "settings", "sampleData", "translations", "dataSchema", "contentFields"];
+  const code = (k: HbsTabId, label: string, value: string, onChange: (v: string) => void, file?: string, editable = !readOnly) => (
+    <CodeEditor
+      key={`${k}:${file ?? ""}`}
+      label={label}
+      language={languageOf(k)}
+      value={value}
+      onChange={onChange}
+      readOnly={!editable}
+      marks={marksOf(k, file)}
+      schema={k === "settings" ? schemas?.settings : k === "contentFields" ? schemas?.contentFields : k === "sampleData" ? sampleSchema : undefined}
+    />
+  );
+
+  return (
+    <div className="flex flex-col gap-4">
+      <EditorHeading
+        name={template.name}
+        revision={revision}
+        published={published}
+        dirty={dirty}
+        lastEdit={lastEdit}
+        canPublish={canPublish}
+        canSave={canSave}
+        publishing={publishing}
+        onPublish={() => void publish()}
+        saving={saving}
+        onSave={save}
+        onVersions={() => setHistoryOpen(true)}
+        readOnlyNote={
+          !readOnly
+            ? undefined
+            : canContent
+              ? `Your role (${role}) can change the values on the Content tab, preview them, save and publish them; it cannot change the template otherwise.`
+              : `Your role (${role}) can read this template, preview it and publish the saved draft; it cannot change it.`
+        }
+      />
+
+      <div className="grid gap-4 lg:grid-cols-2">
+        <Tabs value={active} onValueChange={(v) => setActive(v as HbsTabId)} className="flex min-w-0 flex-col">
+          <TabsList aria-label="Template files" className="flex-wrap">
+            {tabIds.map((k) => (
+              <TabsTrigger key={k} value={k}>
+                {tabLabels[k]}
+                {hasProblem(k) && <span className="ml-1.5 inline-block size-2 rounded-full bg-danger" aria-label="has problems" role="img" />}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          {tabIds.map((k) => (
+            <TabsContent key={k} value={k} className="flex flex-col gap-2">
+              <p className="text-xs text-gray-600">{tabHints[k]}</p>
+              <div className="flex h-[28rem] flex-col lg:h-[calc(100vh-22rem)] lg:min-h-[24rem]">
+                {k === "content" ? (
+                  <div className="h-full overflow-y-auto pr-1">
+                    <ContentForm fields={fields} values={tabs.contentValues} onChange={setValue} readOnly={!canSave} errors={valueErrors} loadImages={loadImages} register={registerAsset} />
+                  </div>
+                ) : k === "stylesheets" ? (
+                  <StylesheetList choices={template.stylesheetChoices} folderPath={template.folderPath} value={tabs.stylesheets} onChange={(stylesheets) => setTabs((t) => ({ ...t, stylesheets }))} readOnly={readOnly} />
+                ) : k === "translations" ? (
+                  <TranslationFiles
+                    value={tabs.translations}
+                    onChange={(translations: TranslationText[]) => setTabs((t) => ({ ...t, translations }))}
+                    readOnly={readOnly}
+                    editor={(file, onText) => code("translations", `Translation ${file.locale}`, file.text, onText, file.locale)}
+                  />
+                ) : k === "partials" || k === "scripts" || k === "sampleData" ? (
+                  <NamedFiles
+                    kind={k}
+                    noun={k === "partials" ? "partial" : k === "scripts" ? "script" : "sample data set"}
+                    value={tabs[k]}
+                    onChange={setList(k)}
+                    selected={picked[k]}
+                    onSelect={(name) => setPicked((p) => ({ ...p, [k]: name }))}
+                    // why: sample data is for previewing, which every role may do; it is saved only by those who can save.
+                    readOnly={k === "sampleData" ? !canSave : readOnly}
+                    newText={k === "partials" ? "<p>{{name}}</p>" : k === "scripts" ? "function beforeRender(data) {\n  \n}" : "{\n  \n}"}
+                    problemNames={located.filter((l) => tabOfProblem(l) === k && l.file).map((l) => l.file!)}
+                    empty={
+                      k === "partials"
+                        ? "No partials. Add one and include it in the template as {{> name}}."
+                        : k === "scripts"
+                          ? "No scripts. A script's beforeRender(data) prepares the data before the template runs."
+                          : "No sample data sets: the preview renders with {}. Add one to see the template with data."
+                    }
+                    editor={(file, onText) => code(k, `${k === "partials" ? "Partial" : k === "scripts" ? "Script" : "Sample data"} ${file.name}`, file.text, onText, file.name, k === "sampleData" ? canSave : !readOnly)}
+                  />
+                ) : isSingleCode(k) ? (
+                  <div className="h-full overflow-hidden rounded-md border border-gray-300">{code(k, tabLabels[k], tabs[k], setCode(k))}</div>
+                ) : null}
+              </div>
+            </TabsContent>
+          ))}
+          <div aria-live="polite" className="mt-2 min-h-6">
+            {problemList.length > 0 && (
+              <ul aria-label={`Problems in ${tabLabels[active]}`} className="space-y-1 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-gray-900">
+                {problemList.slice(0, 8).map((p, i) => (
+                  <li key={i} className="[overflow-wrap:anywhere]">
+                    {p.where && <span className="font-mono text-xs text-danger">{p.where}</span>}{" "}
+                    {/* why pre-wrap: Handlebars' parse errors point at the column with a caret line under the source. */}
+                    <span className="whitespace-pre-wrap">{p.message}</span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </Tabs>
+        <div className="flex flex-col gap-2">
+          <div className="flex h-[30rem] flex-col lg:h-[calc(100vh-30rem)] lg:min-h-[24rem]">
+            <PreviewPane templateId={template.id} request={previewRequest} onProblems={setPreviewProblems} onConsole={setConsoleOutput} />
+          </div>
+          <ConsolePane output={consoleOutput} />
+        </div>
+      </div>
+
+      <ConflictDialog state={conflict} noun="template" replaced="their changes to the files shown here are replaced" />
+
+      <VersionHistory
+        key={historyKey}
+        open={historyOpen}
+        onOpenChange={setHistoryOpen}
+        templateId={template.id}
+        draft={built.ok ? built.content : template.draft}
+        data={data.ok ? data.data : {}}
+        publicUrl={publicUrl}
+        renderVersion={renderVersion}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import type { Page } from "@playwright/test";
+import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fixtures";
+
+/**
+ * The console's Handlebars editor: created from the create dialog with a starter, edited (template
+ * and helper) with the live preview, a syntax error shown at its line, the console output of the
+ * preview's helpers and scripts, then saved and published.
+ */
+
+// why longer: the journey renders real pages several times on a shared 2-core machine.
+test.describe.configure({ timeout: 180_000 });
+
+const firstPage = (page: Page) => page.getByRole("img", { name: /^Page 1 of \d+$/ });
+
+/** Replaces the whole of a code tab's text as a person pasting over it would. */
+async function replaceCode(page: Page, label: string, text: string) {
+  const box = page.getByRole("textbox", { name: label, exact: true });
+  await expect(box).toBeVisible({ timeout: 30_000 }); // CodeMirror loads after the page
+  await box.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText(text);
+}
+
+const body = (heading: string) => `<html>\n<body style="font-family: sans-serif">\n  <h1>${heading}</h1>\n  {{#each lines}}{{> line}}{{/each}}\n  <p>Total: {{money total}}</p>\n</body>\n</html>`;
+
+test("a member creates a Handlebars template, edits it and a helper with a live preview, sees a syntax error at its line and the console output, saves and publishes", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const name = "Quarterly statement for customers with a particularly long and descriptive template name";
+  await signIn(page, member.email, member.password, "/templates");
+  await page.getByRole("button", { name: "Create template" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Create a template" });
+  await dialog.getByLabel("Name").fill(name);
+  await dialog.getByLabel("Kind").click();
+  await page.getByRole("option", { name: /^Handlebars/ }).click();
+  await expect(dialog).toContainText("Starts with a partial, a helper, a script");
+  await screenshots(page, "hbs-create-dialog");
+  await dialog.getByRole("button", { name: "Create and open" }).click();
+  await page.waitForURL(/\/templates\/tpl_/);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+  // The starter renders at once, and its script's console.log shows in the console pane.
+  await expect(firstPage(page)).toBeVisible({ timeout: 30_000 });
+  const consoleLines = page.getByTestId("console-lines");
+  await expect(consoleLines).toContainText("lines: 2");
+  await expect(consoleLines).toContainText("scripts");
+  await screenshots(page, "hbs-editor-starter");
+
+  // Editing the template and a helper updates the preview; the helper's log shows too.
+  const before = await firstPage(page).getAttribute("src");
+  await replaceCode(page, "template.html", body("Edited {{title}}"));
+  await expect(firstPage(page)).not.toHaveAttribute("src", before!, { timeout: 20_000 });
+  await page.getByRole("tab", { name: "helpers.js" }).click();
+  const afterTemplate = await firstPage(page).getAttribute("src");
+  await replaceCode(page, "helpers.js", 'function money(value) {\n  console.log("money for", value);\n  return "USD " + Number(value).toFixed(2);\n}');
+  await expect(consoleLines).toContainText("money for 800");
+  await expect(firstPage(page)).not.toHaveAttribute("src", afterTemplate!);
+
+  // A syntax error is marked at its tab and line, and said in words; fixing it clears it.
+  await page.getByRole("tab", { name: "template.html" }).click();
+  await replaceCode(page, "template.html", "<h1>{{title}}</h1>\n<p>{{title}</p>\n<p>never</p>");
+  const problems = page.getByRole("list", { name: "Problems in template.html" });
+  await expect(problems).toContainText("line 2", { timeout: 20_000 });
+  await expect(problems).toContainText("Parse error");
+  await expect(page.getByRole("tab", { name: /template\.html/ }).getByRole("img", { name: "has problems" })).toBeVisible();
+  await expect(page.locator(".cm-lint-marker-error")).toHaveCount(1);
+  await checkA11y(page);
+  await screenshots(page, "hbs-editor-syntax-error");
+
+  await replaceCode(page, "template.html", body("Saved {{title}}"));
+  await expect(problems).toBeHidden({ timeout: 20_000 });
+  await expect(page.locator(".cm-lint-marker-error")).toHaveCount(0);
+  await page.keyboard.press("ControlOrMeta+S");
+  await expect(page.getByText("Saved revision 2").first()).toBeVisible();
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Published version 1").first()).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "hbs-editor");
+});

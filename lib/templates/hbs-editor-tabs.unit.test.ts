@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { parseHandlebarsContent } from "./handlebars-schema";
+import { consoleOf, freeName, fromHbsTabs, hbsNameProblem, hbsStarter, locateHbsProblem, toHbsTabs } from "./hbs-editor-tabs";
+
+describe("Handlebars editor tabs", () => {
+  it("round-trips content through the tabs, and the starter is valid content", () => {
+    const starter = hbsStarter("Invoice", { margins: { topMm: 10 } });
+    expect(() => parseHandlebarsContent(starter)).not.toThrow();
+    const back = fromHbsTabs(toHbsTabs(starter));
+    expect(back).toEqual({ ok: true, content: starter });
+  });
+
+  it("names the tab and file whose text cannot be saved", () => {
+    const tabs = toHbsTabs(hbsStarter("x", {}));
+    expect(fromHbsTabs({ ...tabs, sampleData: [{ name: "broken", text: "{" }] })).toMatchObject({ ok: false, tab: "sampleData", file: "broken" });
+    expect(fromHbsTabs({ ...tabs, settings: "[" })).toMatchObject({ ok: false, tab: "settings" });
+  });
+
+  it.each([
+    ["template", "Parse error on line 2:\n...", { tab: "templateHtml", line: 2 }],
+    ["partial invoice-row", "Parse error on line 3", { tab: "partials", file: "invoice-row", line: 3 }],
+    ["helpers.js", "Unexpected token '}' (line 2)", { tab: "helpers", line: 2 }],
+    ["template", "TypeError: x is null (helpers.js line 2)", { tab: "helpers", line: 2 }],
+    ["script totals", "RangeError: no rates (script totals line 3)", { tab: "scripts", file: "totals", line: 3 }],
+    ["script totals", "Unexpected token ';' (line 2)", { tab: "scripts", file: "totals", line: 2 }],
+    ["footer", "Parse error on line 1", { tab: "footer", line: 1 }],
+    ["content.partials.row", "too long", { tab: "partials", file: "row" }],
+    ["content.scripts.0.source", "too long", { tab: "scripts", file: "totals" }],
+    ["content.translations.de", "not an object", { tab: "translations", file: "de" }],
+    ["data", "nested too deep", { tab: "data" }],
+  ])("locates %s: %s", (path, message, where) => {
+    expect(locateHbsProblem(path, message, { scripts: [{ name: "totals", text: "" }] })).toEqual(where);
+  });
+
+  it("checks names of new files and finds a free one", () => {
+    expect(freeName("partial", ["partial", "partial-2"])).toBe("partial-3");
+    expect(hbsNameProblem("partials", "row/item", [])).toBeUndefined();
+    expect(hbsNameProblem("partials", "-x", [])).toMatch(/starting with/);
+    expect(hbsNameProblem("scripts", "totals", ["totals"])).toBe("totals is taken");
+  });
+
+  it("reads a preview's console output, UTF-8 included, and nothing from an answer without it", () => {
+    const lines = [{ step: "scripts", level: "warn", message: "Größe: 2 €" }];
+    const headers = new Headers({ "x-folio-console": Buffer.from(JSON.stringify(lines), "utf8").toString("base64"), "x-folio-console-omitted": "3" });
+    expect(consoleOf(headers)).toEqual({ entries: lines, omitted: 3 });
+    expect(consoleOf(new Headers())).toBeUndefined();
+    expect(consoleOf(new Headers({ "x-folio-console": "not base64 json" }))).toBeUndefined();
+  });
+});
