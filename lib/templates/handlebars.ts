@@ -12,7 +12,6 @@ import { runSandbox, type SandboxConsoleEntry } from "../sandbox";
 import { loadStylesheets, sourceLimitExceeded, STYLESHEET_LIMITS, type AssetInfo } from "../workspace-files/stylesheets";
 import type { TemplateRow, TemplateVersionRow } from "../db/schema";
 import { HandlebarsContent, parseHandlebarsContent } from "./handlebars-schema";
-import type { PreparedSource } from "./prepared-source";
 import * as repo from "./repository";
 import { checkFileLimits, IMAGE_KINDS, noResources, storedResources, type TemplateResources } from "./resources";
 import { contentImages, templateData } from "./content-extras";
