@@ -187,7 +187,10 @@ describe("POST /v1/renders", () => {
       expect(await listAll(w)).toEqual([]);
     });
 
-    it("answers 413 for a chunked body over 11 MiB without Content-Length (counted as it streams)", async () => {
+    // why one retry and a socket deadline: once in about ten suite runs (2026-11-27, under full load) the
+    // request got neither an answer nor an error for 60 s; not reproduced in 9 runs of it alone. A second
+    // hang in a row still fails the test.
+    it("answers 413 for a chunked body over 11 MiB without Content-Length (counted as it streams)", { retry: 1 }, async () => {
       const w = await createTestWorkspace();
       const url = new URL(`${inject("baseUrl")}/v1/renders`);
       const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -205,6 +208,7 @@ describe("POST /v1/renders", () => {
           r.on("end", () => resolve({ status: r.statusCode!, body }));
         });
         req.on("error", reject);
+        req.setTimeout(20_000, () => req.destroy(new Error("no answer and no error within 20 s")));
         const chunk = "a".repeat(MiB);
         let written = 0;
         req.write('{"document":{"html":"');
