@@ -362,14 +362,16 @@ test("an admin searches, renames and deletes templates from the list", async ({ 
   await expect(page.getByRole("link", { name: "Quarterly report" })).toBeVisible();
 });
 
-test("a Handlebars template with a long name opens on a page that says how to change it, not in the component editor", async ({ page }) => {
+test("a Handlebars template made through the API, with a long name, opens in the Handlebars editor, not the component one", async ({ page }) => {
   const member = await createPerson({ role: "member" });
   const name = `Handlebars statement for a very long customer name ${"x".repeat(60)}`;
   const t = await templates.createTemplate(systemCtx(member.workspaceId, "e2e"), { name, kind: "handlebars", content: { templateHtml: "<p>{{customer}}</p>" } });
   await signIn(page, member.email, member.password, `/templates/${t.id}`);
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  await expect(page.getByText("This is a Handlebars template (draft revision 1)")).toBeVisible();
-  await expect(page.getByText(`PUT /v1/templates/${t.id}/draft`)).toBeVisible();
+  await expect(page.getByRole("tab", { name: "helpers.js" })).toBeVisible();
+  await expect(page.getByRole("tab", { name: "composition.json" })).toHaveCount(0);
+  await page.getByRole("tab", { name: "template.html" }).click();
+  await expect(page.getByText("<p>{{customer}}</p>")).toBeVisible();
   await checkA11y(page);
   await screenshots(page, "template-handlebars");
 });
