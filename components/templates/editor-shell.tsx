@@ -102,3 +102,15 @@ export function EditorHeading({
     </>
   );
 }
+
+/** What a person who cannot edit the template may still do with it, by role (the heading's note). */
+export function readOnlyNote(role: string, canContent: boolean): string {
+  return canContent
+    ? `Your role (${role}) can change the values on the Content tab, preview them, save and publish them; it cannot change the template otherwise.`
+    : `Your role (${role}) can read this template, preview it and publish the saved draft; it cannot change it.`;
+}
+
+/** The mark on a file tab whose content has problems. */
+export function ProblemDot() {
+  return <span className="ml-1.5 inline-block size-2 rounded-full bg-danger" aria-label="has problems" role="img" />;
+}

@@ -19,7 +19,7 @@ import { formFields, parseData, type TranslationText } from "@/lib/templates/edi
 import { fromHbsTabs, locateHbsProblem, toHbsTabs, type HbsContent, type HbsLocation, type HbsTabId, type HbsTabs, type NamedText } from "@/lib/templates/hbs-editor-tabs";
 import { ConsolePane, type ConsoleOutput } from "./console-pane";
 import { ContentForm } from "./content-form";
-import { EditorHeading, usePublish } from "./editor-shell";
+import { EditorHeading, ProblemDot, readOnlyNote, usePublish } from "./editor-shell";
 import { NamedFiles } from "./named-files";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
 import { StylesheetList } from "./stylesheet-list";
@@ -223,13 +223,7 @@ export function HandlebarsEditor({
         saving={saving}
         onSave={save}
         onVersions={() => setHistoryOpen(true)}
-        readOnlyNote={
-          !readOnly
-            ? undefined
-            : canContent
-              ? `Your role (${role}) can change the values on the Content tab, preview them, save and publish them; it cannot change the template otherwise.`
-              : `Your role (${role}) can read this template, preview it and publish the saved draft; it cannot change it.`
-        }
+        readOnlyNote={readOnly ? readOnlyNote(role, canContent) : undefined}
       />
 
       <div className="grid gap-4 lg:grid-cols-2">
@@ -238,7 +232,7 @@ export function HandlebarsEditor({
             {tabIds.map((k) => (
               <TabsTrigger key={k} value={k}>
                 {tabLabels[k]}
-                {hasProblem(k) && <span className="ml-1.5 inline-block size-2 rounded-full bg-danger" aria-label="has problems" role="img" />}
+                {hasProblem(k) && <ProblemDot />}
               </TabsTrigger>
             ))}
           </TabsList>

@@ -17,7 +17,7 @@ import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { formFields, fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
 import type { Editor } from "@/components/editor/format";
-import { EditorHeading, usePublish } from "./editor-shell";
+import { EditorHeading, ProblemDot, readOnlyNote, usePublish } from "./editor-shell";
 import { ContentForm } from "./content-form";
 import { ImagePicker } from "./image-picker";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
@@ -218,13 +218,7 @@ export function TemplateEditor({
         saving={saving}
         onSave={save}
         onVersions={() => setHistoryOpen(true)}
-        readOnlyNote={
-          !readOnly
-            ? undefined
-            : canContent
-              ? `Your role (${role}) can change the values on the Content tab, preview them, save and publish them; it cannot change the template otherwise.`
-              : `Your role (${role}) can read this template, preview it and publish the saved draft; it cannot change it.`
-        }
+        readOnlyNote={readOnly ? readOnlyNote(role, canContent) : undefined}
       />
 
       <div className="grid gap-4 lg:grid-cols-2">
@@ -233,9 +227,7 @@ export function TemplateEditor({
             {tabIds.map((k) => (
               <TabsTrigger key={k} value={k}>
                 {tabLabels[k]}
-                {(problems[k]?.length ?? 0) + [...serverProblems, ...previewProblems].filter((p) => tabOfPath(p.path) === k).length > 0 && (
-                  <span className="ml-1.5 inline-block size-2 rounded-full bg-danger" aria-label="has problems" role="img" />
-                )}
+                {(problems[k]?.length ?? 0) + [...serverProblems, ...previewProblems].filter((p) => tabOfPath(p.path) === k).length > 0 && <ProblemDot />}
               </TabsTrigger>
             ))}
           </TabsList>
