@@ -44,10 +44,10 @@ test("a batch's page follows its items to their end and downloads the combined P
   await expect(page.locator("#content").getByText("Updating while the batch runs")).toBeVisible();
   await expect(page.getByRole("link", { name: "Download combined PDF" })).toHaveCount(0);
   await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
-  await expect(page.getByTestId("count-succeeded")).toHaveText("3", { timeout: 90_000 });
+  await expect(page.locator("#content").getByTestId("count-succeeded")).toHaveText("3", { timeout: 90_000 });
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
   await expect(page.getByRole("heading", { name: "All 3 items ended" })).toBeVisible();
-  await expect(page.getByTestId("count-queued")).toHaveText("0");
+  await expect(page.locator("#content").getByTestId("count-queued")).toHaveText("0");
   await checkA11y(page);
   await screenshots(page, "batch");
   await expectNoSideScroll(page);

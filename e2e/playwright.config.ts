@@ -9,8 +9,11 @@ export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.ts",
   globalSetup: "./global-setup.ts",
-  // why 2: the machine has 2 cores, shared with the server, the worker and PostgreSQL.
-  workers: 2,
+  // why 3 in all but 2 for the console project: the machine has 2 cores, shared with the server,
+  // the worker and PostgreSQL, so 2 journeys at once do the work; the third worker only runs the
+  // two-minute typing journey, which mostly waits between keystrokes and would otherwise hold one
+  // of the two for two minutes (projects below).
+  workers: 3,
   fullyParallel: true,
   retries: 0,
   reporter: "list",
@@ -27,4 +30,9 @@ export default defineConfig({
     trace: process.env.FOLIO_E2E_TRACE === "1" ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
   },
+  // why this order: the typing journey is the longest; listed first, it starts at once.
+  projects: [
+    { name: "typing", testMatch: "editor-previews.spec.ts", workers: 1 },
+    { name: "console", testIgnore: "editor-previews.spec.ts", workers: 2 },
+  ],
 });

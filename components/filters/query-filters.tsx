@@ -3,7 +3,7 @@
 // starts again from the first page whenever a filter changes. Shows progress while the new list loads.
 "use client";
 import { useRouter } from "next/navigation";
-import { useTransition } from "react";
+import { useState, useTransition } from "react";
 import { Label } from "@/components/ui/label";
 import { Select, type SelectOption } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
@@ -16,10 +16,20 @@ export type QueryFilter = { name: string; label: string; value?: string; options
 export function QueryFilters({ basePath, filters }: { basePath: string; filters: readonly QueryFilter[] }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
+  // why chosen values of its own: the filters' props change only once the new list has loaded, and a
+  // second choice made meanwhile must keep the first (picking "All states" then "Test renders only"
+  // quickly would otherwise bring the old state back). Reset whenever the server's values change.
+  const fromServer = Object.fromEntries(filters.map((f) => [f.name, f.value ?? ANY]));
+  const serverKey = JSON.stringify(fromServer);
+  const [chosen, setChosen] = useState({ key: serverKey, values: fromServer });
+  const values = chosen.key === serverKey ? chosen.values : fromServer;
+  if (chosen.key !== serverKey) setChosen({ key: serverKey, values: fromServer });
   const apply = (name: string, value: string) => {
+    const next = { ...values, [name]: value };
+    setChosen({ key: serverKey, values: next });
     const q = new URLSearchParams();
     for (const f of filters) {
-      const v = f.name === name ? value : f.value;
+      const v = next[f.name];
       if (v && v !== ANY) q.set(f.name, v);
     }
     const s = q.toString();
@@ -30,7 +40,7 @@ export function QueryFilters({ basePath, filters }: { basePath: string; filters:
       {filters.map((f) => (
         <div key={f.name} className="w-full space-y-1.5 sm:w-56">
           <Label htmlFor={`filter-${f.name}`}>{f.label}</Label>
-          <Select id={`filter-${f.name}`} value={f.value ?? ANY} options={f.options} onValueChange={(v) => apply(f.name, v)} />
+          <Select id={`filter-${f.name}`} value={values[f.name] ?? ANY} options={f.options} onValueChange={(v) => apply(f.name, v)} />
         </div>
       ))}
       <div className="flex h-10 items-center" aria-live="polite">

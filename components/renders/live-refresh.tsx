@@ -6,11 +6,14 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useTransition } from "react";
 
 export const LIVE_INTERVAL_MS = 1500;
+/** A refresh still pending after this long is taken as lost, and the next one starts anyway. */
+export const LIVE_STALL_MS = 10_000;
 
 export function LiveRefresh({ active, label = "Updating while renders run" }: { active: boolean; label?: string }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const pendingRef = useRef(false);
+  const startedAt = useRef(0);
   useEffect(() => {
     pendingRef.current = pending;
   }, [pending]);
@@ -18,8 +21,12 @@ export function LiveRefresh({ active, label = "Updating while renders run" }: { 
   useEffect(() => {
     if (!active) return;
     const refresh = () => {
-      // why: one refresh at a time; a slow one is not stacked on.
-      if (document.visibilityState !== "visible" || pendingRef.current) return;
+      // why: one refresh at a time; a slow one is not stacked on. But a transition can stay pending
+      // for good (a refresh whose answer never completes, seen on a loaded machine), and the page
+      // must not stop following its renders then: after LIVE_STALL_MS a new refresh replaces it.
+      if (document.visibilityState !== "visible") return;
+      if (pendingRef.current && Date.now() - startedAt.current < LIVE_STALL_MS) return;
+      startedAt.current = Date.now();
       startTransition(() => router.refresh());
     };
     const timer = setInterval(refresh, LIVE_INTERVAL_MS);
