@@ -195,6 +195,49 @@
   };
   const RUNTIME = { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false };
 
+  /** A Handlebars for a step: restricted or not, with pageNumber/totalPages, and helpers.js's functions. */
+  function stepInstance(helpers, restricted) {
+    const hb = restricted ? restrictedInstance() : HB.create();
+    // why: Chromium fills these spans with the page number and count; as helpers they work inside any block.
+    hb.registerHelper("pageNumber", () => new hb.SafeString('<span class="pageNumber"></span>'));
+    hb.registerHelper("totalPages", () => new hb.SafeString('<span class="totalPages"></span>'));
+    if (helpers && !restricted) {
+      for (const name of ownNames(g)) {
+        if (baseline.has(name)) continue;
+        const fn = g[name];
+        if (typeof fn === "function") hb.registerHelper(name, fn);
+      }
+    }
+    return hb;
+  }
+
+  /** Registers a compiled partial, wrapped so that Handlebars' own errors in it name it. */
+  function addPartial(hb, name, compiled) {
+    const pfile = `partial ${name}`;
+    hb.registerPartial(name, function (context, options) {
+      try {
+        return compiled(context, options);
+      } catch (e) {
+        if (e instanceof Fault || e instanceof RangeError) throw e;
+        if (e instanceof HB.Exception && !e.__folioNamed) {
+          e.__folioNamed = true;
+          e.message = `${pfile}: ${e.message}`;
+        }
+        throw e;
+      }
+    });
+  }
+
+  /** Runs a step's compiled template on the data begin() read. */
+  function produce(compiled, file, restricted) {
+    const data = state.data;
+    const context = restricted && (typeof data !== "object" || data === null || isArray(data)) ? {} : data;
+    const html = compiled(context, RUNTIME);
+    if (typeof html !== "string") throw new Fault("BAD_REQUEST", file, "the template did not produce text");
+    if (restricted && html.length > RESTRICTED_MAX_OUTPUT) throw new Fault("LIMIT_EXCEEDED", file, `longer than ${RESTRICTED_MAX_OUTPUT.toLocaleString("en-US")} characters`);
+    return { html, console: state.console, calls: state.calls };
+  }
+
   /**
    * Renders the step's template with the data begin() read. `partials` by name; `helpers` whether
    * helpers.js ran in this context (its new global functions become helpers).
@@ -202,45 +245,52 @@
   function render(source, partials, helpers, restricted) {
     const file = state.step;
     try {
-      const hb = restricted ? restrictedInstance() : HB.create();
-      // why: Chromium fills these spans with the page number and count; as helpers they work inside any block.
-      hb.registerHelper("pageNumber", () => new hb.SafeString('<span class="pageNumber"></span>'));
-      hb.registerHelper("totalPages", () => new hb.SafeString('<span class="totalPages"></span>'));
-      if (helpers && !restricted) {
-        for (const name of ownNames(g)) {
-          if (baseline.has(name)) continue;
-          const fn = g[name];
-          if (typeof fn === "function") hb.registerHelper(name, fn);
-        }
-      }
+      const hb = stepInstance(helpers, restricted);
       const budget = { nodes: 0 };
       const ast = parseTemplate(hb, source, file, budget, restricted);
       if (!restricted && partials) {
-        for (const name of ownNames(partials)) {
-          const pfile = `partial ${name}`;
-          const past = parseTemplate(hb, toStr(partials[name]), pfile, budget, false);
-          const compiled = hb.compile(past);
-          // why a function: Handlebars' own errors in a partial would otherwise not name it.
-          hb.registerPartial(name, function (context, options) {
-            try {
-              return compiled(context, options);
-            } catch (e) {
-              if (e instanceof Fault || e instanceof RangeError) throw e;
-              if (e instanceof HB.Exception && !e.__folioNamed) {
-                e.__folioNamed = true;
-                e.message = `${pfile}: ${e.message}`;
-              }
-              throw e;
-            }
-          });
-        }
+        for (const name of ownNames(partials)) addPartial(hb, name, hb.compile(parseTemplate(hb, toStr(partials[name]), `partial ${name}`, budget, false)));
       }
-      const data = state.data;
-      const context = restricted && (typeof data !== "object" || data === null || isArray(data)) ? {} : data;
-      const html = hb.compile(ast, restricted ? RESTRICTED_OPTIONS : {})(context, RUNTIME);
-      if (typeof html !== "string") throw new Fault("BAD_REQUEST", file, "the template did not produce text");
-      if (restricted && html.length > RESTRICTED_MAX_OUTPUT) throw new Fault("LIMIT_EXCEEDED", file, `longer than ${RESTRICTED_MAX_OUTPUT.toLocaleString("en-US")} characters`);
-      return { html, console: state.console, calls: state.calls };
+      return produce(hb.compile(ast, restricted ? RESTRICTED_OPTIONS : {}), file, restricted);
+    } catch (e) {
+      return fail(classify(e, file));
+    }
+  }
+
+  /**
+   * Parses and compiles one file to Handlebars' precompiled form (JavaScript text) and counts its
+   * syntax nodes, running nothing of the caller's. Called only in a context where no caller code
+   * ever runs (host.mjs's compiler context), so what it returns depends on `source` alone and can
+   * be reused by any later step of the same source.
+   */
+  function precompile(file, source, restricted) {
+    try {
+      const hb = HB.create();
+      const budget = { nodes: 0 };
+      const ast = parseTemplate(hb, toStr(source), file, budget, restricted);
+      return { spec: hb.precompile(ast, restricted ? RESTRICTED_OPTIONS : {}), nodes: budget.nodes };
+    } catch (e) {
+      return fail(classify(e, file));
+    }
+  }
+
+  /** Precompiled templates this context was given (host.mjs runs `__folio.spec(key, {...})` for each). */
+  const specs = new Map();
+  function spec(key, value) {
+    specs.set(toStr(key), value);
+  }
+
+  /** render() with the files precompile() made, given as spec keys: the template's and each partial's by name. */
+  function renderSpecs(templateKey, partialKeys, helpers, restricted) {
+    const file = state.step;
+    try {
+      const hb = stepInstance(helpers, restricted);
+      const compiledOf = (key, f) => {
+        if (!specs.has(key)) throw new Fault("BAD_REQUEST", f, "the step's compiled template is missing");
+        return hb.template(specs.get(key));
+      };
+      if (!restricted && partialKeys) for (const name of ownNames(partialKeys)) addPartial(hb, name, compiledOf(partialKeys[name], `partial ${name}`));
+      return produce(compiledOf(templateKey, file), file, restricted);
     } catch (e) {
       return fail(classify(e, file));
     }
@@ -390,5 +440,5 @@
 
   // why not writable: caller code of the same step could still shadow it with a lexical binding,
   // which only breaks its own step; the host checks everything it gets back.
-  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, render, check, validate, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
+  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, render, precompile, spec, renderSpecs, check, validate, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
 })();

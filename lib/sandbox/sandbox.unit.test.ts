@@ -238,6 +238,21 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
     await stillWorks();
   });
 
+  it("a template compiled for one run serves the next runs of the same source, and no run's code can change what it compiles to", async () => {
+    const source = "<b>{{name}}</b>{{> row}}";
+    const partials = { row: "<i>{{name}}</i>" };
+    // A run whose helpers.js and data try to change how the shared source compiles for the next runs.
+    const tamper = `Handlebars.precompile = Handlebars.compile = Handlebars.template = function () { return function () { return "pwned"; }; };
+      Object.prototype.main = function () { return "pwned"; };
+      function noop() { return ""; }`;
+    expect(await html(source, { partials, helpers: tamper, data: { name: "A" } })).toBe("<b>A</b><i>A</i>");
+    for (const name of ["B", "C"]) expect(await html(source, { partials, data: { name } })).toBe(`<b>${name}</b><i>${name}</i>`);
+    // The same text as a partial of one template and as another's body; restricted (a header) apart.
+    expect(await html("{{> row}}", { partials: { row: source.replace("{{> row}}", "") }, data: { name: "D" } })).toBe("<b>D</b>");
+    expect((await runSandbox({ restricted: true, steps: [{ name: "header", source: "<b>{{name}}</b>" }], data: { name: "E" } })).outputs.header).toBe("<b>E</b>");
+    await stillWorks();
+  });
+
   it("an infinite loop ends at 2 s of CPU with LIMIT_EXCEEDED; 4 run at once, 64 wait, more answer 429 (busy)", async () => {
     const spins = Array.from({ length: 4 }, () => rejected(runSandbox(template("{{spin}}", { helpers: "function spin() { console.log('spinning'); for (;;); }" }))));
     const waiting = Array.from({ length: 64 }, (_, i) => html("{{i}}", { data: { i } }));
