@@ -8,7 +8,9 @@ import { newId } from "../db/ids";
 import { renderStates, type BatchRow, type RenderRow } from "../db/schema";
 import { AppError, fromZodError, isAppError, limitExceeded, notFound } from "../errors";
 import { idempotent, priorResource, type IdempotencyScope } from "../idempotency";
-import { BatchItemInput, inputBytes, prepareRender, renderRequest, type PreparedRender } from "../renders";
+import { BatchItemInput, hasEnded, inputBytes, prepareRender, renderRequest, type PreparedRender } from "../renders";
+import { waitForRenderEnd } from "../renders/events";
+import * as renderRepo from "../renders/repository";
 import { insertRenders } from "../renders/statements";
 const MiB = 1024 * 1024;
 import { admitBatch } from "./admission";
@@ -135,10 +137,25 @@ async function summaryOf(ctx: Ctx, id: string): Promise<BatchSummary> {
   return toSummary(batch, await repo.listItems(db(), ctx.workspaceId, id));
 }
 
-/** GET /v1/renders/batch/{id} (render:read): the current summary; 404 for other workspaces' batches. */
-export async function getBatch(ctx: Ctx, id: string): Promise<BatchSummary> {
+/**
+ * GET /v1/renders/batch/{id} (render:read): the current summary; 404 for other workspaces' batches.
+ * With `waitMs`, the answer waits until every item has ended or the time is up: it waits for one
+ * running item's end at a time (woken by its notification, no polling) and reads the batch again.
+ */
+export async function getBatch(ctx: Ctx, id: string, waitMs = 0): Promise<BatchSummary> {
   requireScope(ctx, "render:read");
-  return summaryOf(ctx, id);
+  const deadline = performance.now() + waitMs;
+  let summary = await summaryOf(ctx, id);
+  for (;;) {
+    const running = summary.items.find((i) => i.state === "queued" || i.state === "processing");
+    const left = deadline - performance.now();
+    if (!running || left <= 0) return summary;
+    await waitForRenderEnd(running.id, left, async () => {
+      const r = await renderRepo.findRender(db(), ctx.workspaceId, running.id);
+      return !r || hasEnded(r);
+    });
+    summary = await summaryOf(ctx, id);
+  }
 }
 
 /**

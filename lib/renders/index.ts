@@ -18,7 +18,7 @@ import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource }
 import type { CallerDocument } from "../documents/caller-document";
 import type { CreateRenderInput, Render, RenderListQuery, RenderVersionInput } from "./schemas";
 
-export { BatchItemInput, CreateRenderInput, RenderListQuery, RenderVersionInput, type Render } from "./schemas";
+export { BatchItemInput, CreateRenderInput, RenderListQuery, RenderVersionInput, WaitQuery, type Render } from "./schemas";
 
 export const contentTypes: Record<RenderFormat, string> = { pdf: "application/pdf", png: "image/png", jpeg: "image/jpeg" };
 export const extensions: Record<RenderFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
@@ -215,10 +215,13 @@ export async function getRenderRow(ctx: Ctx, id: string): Promise<RenderRow> {
   return r;
 }
 
-/** One render of the workspace (render:read); 404 for unknown ids and other workspaces' ids alike. */
-export async function getRender(ctx: Ctx, id: string): Promise<Render> {
+/**
+ * One render of the workspace (render:read); 404 for unknown ids and other workspaces' ids alike.
+ * With `waitMs`, the answer waits until the render has ended or the time is up (WaitQuery).
+ */
+export async function getRender(ctx: Ctx, id: string, waitMs = 0): Promise<Render> {
   requireScope(ctx, "render:read");
-  return toRender(await getRenderRow(ctx, id));
+  return toRender(await waitForRender(ctx, await getRenderRow(ctx, id), waitMs));
 }
 
 /** A page of the workspace's renders, newest first, optionally of one state and test flag (render:read). */

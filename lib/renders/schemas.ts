@@ -87,6 +87,16 @@ export const RenderVersionInput = z.strictObject({
 export type RenderVersionInput = z.infer<typeof RenderVersionInput>;
 export type CreateRenderInput = z.infer<typeof CreateRenderInput>;
 
+/**
+ * GET /v1/renders/{id} and GET /v1/renders/batch/{id}: `waitMs` (0 to 60,000, as POST /v1/renders
+ * takes it) holds the answer until the render (every item of the batch) has ended or the time is
+ * up, woken by the render's end, so clients wait without polling (docs/api.md, Waiting for a render).
+ */
+export const WaitQuery = z.strictObject({
+  waitMs: z.coerce.number({ error: "must be a whole number of milliseconds" }).int().min(0).max(60_000).default(0),
+});
+export type WaitQuery = z.infer<typeof WaitQuery>;
+
 /** spec: POST /v1/renders/batch: each item is anything a single render request takes except waitMs. */
 const { waitMs: _waitMs, ...itemFields } = renderFields;
 export const BatchItemInput = z.strictObject(itemFields).superRefine(renderInputRules);

@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestWorkspace } from "@/lib/testing/factories";
+import { startRenderHolds, type RenderHolds } from "@/lib/testing/held-renders";
 import { api, expectError } from "@/lib/testing/http";
 import { createRender, download, idleDocument, heldRender } from "@/lib/testing/renders";
 import type { Render } from "@/lib/renders/schemas";
@@ -8,6 +9,12 @@ import { securityCases } from "@/lib/testing/security-cases";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const get = (key: string | undefined, id: string) => api<Render>(`/v1/renders/${id}`, { key });
+
+let holds: RenderHolds;
+beforeAll(async () => {
+  holds = await startRenderHolds();
+});
+afterAll(() => holds?.stop());
 
 
 describe("GET /v1/renders/{id}", () => {
@@ -99,6 +106,33 @@ describe("GET /v1/renders/{id}", () => {
     expectError(await get(w.key, "rnd_doesnotexist"), 404, "NOT_FOUND");
     expectError(await get(w.key, theirs.body.id), 404, "NOT_FOUND");
     expect((await get(other.key, theirs.body.id)).status).toBe(200);
+  });
+
+  it("with waitMs, answers when the render ends, woken by its end; at the time's end it answers the render still running", { timeout: 60_000 }, async () => {
+    const w = await createTestWorkspace();
+    const held = await holds.hold(w, { document: { html: "<p>wait for me</p>" } });
+    const short = performance.now();
+    const still = await api<Render>(`/v1/renders/${held.id}?waitMs=400`, { key: w.key });
+    expect(still.status, still.text).toBe(200);
+    expect(still.body.state).toBe("processing");
+    expect(performance.now() - short).toBeGreaterThanOrEqual(350);
+    const waiting = api<Render>(`/v1/renders/${held.id}?waitMs=45000`, { key: w.key });
+    await sleep(300);
+    const released = performance.now();
+    held.release();
+    const res = await waiting;
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.state).toBe("succeeded");
+    expect(res.body.result?.downloadUrl).toEqual(expect.any(String));
+    expect(performance.now() - released).toBeLessThan(30_000);
+    // An ended render answers at once; a bad waitMs is refused naming it.
+    const again = performance.now();
+    expect((await api<Render>(`/v1/renders/${held.id}?waitMs=45000`, { key: w.key })).body.state).toBe("succeeded");
+    expect(performance.now() - again).toBeLessThan(30_000);
+    for (const bad of ["60001", "-5", "soon"]) {
+      const e = expectError(await api(`/v1/renders/${held.id}?waitMs=${bad}`, { key: w.key }), 400, "BAD_REQUEST");
+      expect(e.details?.[0]).toMatchObject({ path: "query.waitMs" });
+    }
   });
 
   describe("security", () => {

@@ -288,6 +288,21 @@ describe("GET /v1/renders/batch/{id}", () => {
     const w = await createTestWorkspace();
     expectError(await api("/v1/renders/batch/bat_unknown", { key: w.key }), 404, "NOT_FOUND");
   });
+
+  it("with waitMs, answers once every item has ended (woken by their ends); a bad waitMs is refused", { timeout: 60_000 }, async () => {
+    const w = await createTestWorkspace();
+    const b = await createBatch(w.key, [doc("<p>one</p>"), doc("<p>two</p>"), doc("<p>three</p>")]);
+    expect(b.status, b.text).toBe(202);
+    const started = performance.now();
+    const res = await api<BatchSummary>(`/v1/renders/batch/${b.body.id}?waitMs=45000`, { key: w.key });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.counts).toEqual(expect.objectContaining({ queued: 0, processing: 0, succeeded: 3 }));
+    expect(performance.now() - started).toBeLessThan(40_000);
+    for (const bad of ["60001", "-1", "1.5", "soon"]) {
+      const e = expectError(await api(`/v1/renders/batch/${b.body.id}?waitMs=${bad}`, { key: w.key }), 400, "BAD_REQUEST");
+      expect(e.details?.[0]).toMatchObject({ path: "query.waitMs" });
+    }
+  });
 });
 
 describe("GET /v1/renders/batch/{id}/pdf", () => {
