@@ -32,8 +32,8 @@ let lowLimit: Promise<WebServer>;
 
 const mcpUrl = (base = inject("baseUrl")) => new URL(`${base}/v1/mcp`);
 
-async function connect(headers: Record<string, string>): Promise<Client> {
-  const client = new Client({ name: "folio-test", version: "1" });
+async function connect(headers: Record<string, string>, modern = false): Promise<Client> {
+  const client = new Client({ name: "folio-test", version: "1" }, modern ? { versionNegotiation: { mode: "auto" } } : {});
   await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { requestInit: { headers } }));
   return client;
 }
@@ -78,6 +78,7 @@ afterAll(async () => {
 describe("the MCP server at /v1/mcp", () => {
   it("initializes over Streamable HTTP, statelessly, and lists every tool with a description and an input schema", async () => {
     const client = await connect({ "x-api-key": w.key });
+    expect(client.getProtocolEra()).toBe("legacy");
     expect(client.getServerVersion()?.name).toBe("folio");
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
@@ -86,6 +87,13 @@ describe("the MCP server at /v1/mcp", () => {
       expect(t.inputSchema.type, t.name).toBe("object");
     }
     await client.close();
+    // A client of the 2026-07-28 revision (per-request envelope, no initialize) is served by the same tools.
+    const modern = await connect({ "x-api-key": w.key }, true);
+    expect(modern.getProtocolEra()).toBe("modern");
+    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(TOOLS);
+    const checked = await call(modern, "check_data", { templateVersionId: template.versionId, data: GOOD });
+    expect(structured(checked)).toMatchObject({ valid: true, violations: [] });
+    await modern.close();
   });
 
   it("renders caller HTML, waits for it, and returns a succeeded render whose download link serves the PDF", async () => {
