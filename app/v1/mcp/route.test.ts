@@ -56,7 +56,9 @@ const postHeaders = { "content-type": "application/json", accept: "application/j
 
 beforeAll(async () => {
   // why started now and awaited last: its start overlaps the other cases instead of adding to the file's time.
-  lowLimit = startWebServer({ ...inject("serverEnv"), MCP_RATE_LIMIT_PER_MINUTE: String(LOW_LIMIT) }, inject("dataDir"));
+  // /v1's limit as low too: MCP requests counted in /v1's bucket as well would show as a 429 there.
+  const low = String(LOW_LIMIT);
+  lowLimit = startWebServer({ ...inject("serverEnv"), MCP_RATE_LIMIT_PER_MINUTE: low, API_RATE_LIMIT_PER_MINUTE: low }, inject("dataDir"));
   lowLimit.catch(() => {}); // awaited by its case
   w = await createTestWorkspace();
   const name = `MCP invoice ${randomBytes(3).toString("hex")}`;
@@ -206,6 +208,10 @@ describe("the MCP server at /v1/mcp", () => {
 
     const base = inject("baseUrl");
     expect((await post({ "x-api-key": w.key, origin: new URL(base).origin })).status).toBe(200);
+    // Stateless: no session stream to open or end; after the same checks the SDK answers 405.
+    expectError(await api("/v1/mcp", { headers: { accept: "text/event-stream" } }), 401, "UNAUTHORIZED");
+    const get = await api("/v1/mcp", { key: w.key, headers: { accept: "text/event-stream" } });
+    expect(get.status, get.text).toBe(405);
     const rebound = await requestFrom("127.0.0.1", `${base}/v1/mcp`, { method: "POST", headers: { ...postHeaders, "x-api-key": w.key, host: "attacker.example" }, body: initialize });
     expect(rebound.status).toBe(403);
     expect(JSON.parse(rebound.body).error.code).toBe("FORBIDDEN");
@@ -224,7 +230,7 @@ describe("the MCP server at /v1/mcp", () => {
     expect(JSON.parse(over.body).error).toMatchObject({ code: "RATE_LIMITED", retryable: true });
     expect(Number(over.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect(Number(over.headers["retry-after"])).toBeLessThanOrEqual(60);
-    // /v1's own count is apart: the same address still reads the API.
+    // /v1's own count is apart: the same address still reads the API (its limit is as low).
     expect((await requestFrom(from, `${server.baseUrl}/v1/instance`)).status).toBe(200);
   });
 });
