@@ -160,6 +160,16 @@ describe("the MCP server at /v1/mcp", () => {
     const json = JSON.parse((read.contents[0] as { text: string }).text);
     expect(json).toMatchObject({ id: template.id, name: template.name, dataSchema, newestVersion: { id: template.versionId, version: 1 } });
     await client.close();
+
+    // Another workspace's key sees neither the template nor its renders (404 as in /v1, never a leak).
+    const other = await createTestWorkspace();
+    const stranger = await connect({ "x-api-key": other.key });
+    expect((await stranger.listResources()).resources.map((r) => r.uri)).not.toContain(uri);
+    await expect(stranger.readResource({ uri })).rejects.toThrow(/NOT_FOUND/);
+    const foreign = await call(stranger, "check_data", { templateId: template.id, data: GOOD });
+    expect(foreign.isError).toBe(true);
+    expect(text(foreign)).toMatch(/^NOT_FOUND: No template with id /);
+    await stranger.close();
   });
 
   it("creates a batch and reports its state", async () => {
