@@ -83,6 +83,8 @@ const EnvSchema = z.object({
   RENDER_MAX_HEAP_BYTES: int(MiB, 16 * 1024 * MiB).default(256 * MiB),
   WORKER_MEMORY_LIMIT: int(64 * MiB, 256 * 1024 * MiB).optional(),
   API_RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(1200),
+  /** spec: Limits > Request rates: the tool-protocol (MCP) server's own count per client address, apart from /v1's. */
+  MCP_RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(1200),
   TRUSTED_PROXY_RANGES: z
     .string()
     .default("")

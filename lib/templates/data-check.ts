@@ -6,6 +6,7 @@
  * catastrophically on a long string would block this process's event loop for every workspace
  * (docs/architecture.md, The template sandbox).
  */
+import type { ErrorDetail } from "../errors";
 import { checkSchemaInSandbox } from "../sandbox";
 import { dataMismatch, draftOf, schemaUnusable } from "./data-schema";
 
@@ -15,8 +16,19 @@ import { dataMismatch, draftOf, schemaUnusable } from "./data-schema";
  * sandbox's step limits. No schema: nothing to check, nothing sent.
  */
 export async function checkTemplateData(schema: Record<string, unknown> | undefined, data: unknown): Promise<void> {
-  if (!schema) return;
+  const r = await dataViolations(schema, data);
+  if (r.violations.length) throw dataMismatch(r.violations, r.more);
+}
+
+/**
+ * Every violation of the data schema by the data, each with its dot-joined data path, as a value
+ * rather than an error (the tool that checks data before a render says them all: lib/mcp). `more`:
+ * there were more than the sandbox lists. 400 when the schema cannot be applied, LIMIT_EXCEEDED
+ * past the sandbox's step limits, as checkTemplateData.
+ */
+export async function dataViolations(schema: Record<string, unknown> | undefined, data: unknown): Promise<{ violations: ErrorDetail[]; more: boolean }> {
+  if (!schema) return { violations: [], more: false };
   const r = await checkSchemaInSandbox(schema, draftOf(schema) ?? "2020-12", data);
   if ("unusable" in r) throw schemaUnusable(r.unusable);
-  if (r.details.length) throw dataMismatch(r.details, r.more);
+  return { violations: r.details, more: r.more };
 }

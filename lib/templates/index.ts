@@ -369,6 +369,17 @@ export async function getDraftDataSchema(ctx: Ctx, id: string): Promise<Record<s
   return dataSchemaOf((await templateRow(ctx, id)).draft);
 }
 
+/**
+ * The newest published version of the workspace's template with that name (template:read), the
+ * version a render by name uses (spec: Versioning 4); 404 when no template of that name is published.
+ */
+export async function getNewestVersionByName(ctx: Ctx, name: string): Promise<TemplateVersion> {
+  requireScope(ctx, "template:read");
+  const v = await repo.newestVersionByName(db(), ctx.workspaceId, name);
+  if (!v) throw notFound(`published template named "${name}"`);
+  return toVersion(v, false);
+}
+
 /** The data schema a published version checks data against. */
 export async function getVersionDataSchema(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
   requireScope(ctx, "template:read");
