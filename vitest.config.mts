@@ -17,7 +17,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["lib/**/*.unit.test.ts"],
+          include: ["lib/**/*.unit.test.ts", "packages/**/*.unit.test.ts"],
           environment: "node",
         },
       },
@@ -25,7 +25,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "integration",
-          include: ["{app,lib,worker}/**/*.test.ts"],
+          include: ["{app,lib,worker,packages}/**/*.test.ts"],
           exclude: ["**/*.unit.test.ts", "node_modules/**"],
           environment: "node",
           globalSetup: ["lib/testing/global-setup.ts"],

@@ -1,0 +1,4 @@
+export { Folio, hasEnded, type CallOptions, type FolioOptions, type WaitOptions } from "./client.js";
+export { FolioError, type ErrorDetail } from "./errors.js";
+export { verifyWebhook, type VerifyOptions, type WebhookHeaders } from "./webhooks.js";
+export type { AnswerOf, BatchRequest, BatchSummary, BodyOf, components, paths, QueryOf, Render, RenderRequest } from "./types.js";
