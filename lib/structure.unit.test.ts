@@ -11,7 +11,7 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "..");
-const TOP = /^(lib|app|worker|components)\//;
+const TOP = /^(lib|app|worker|components|packages)\//;
 
 /**
  * The files besides lib/db and the repository.ts and statements.ts files that may import drizzle
@@ -164,5 +164,13 @@ describe("the import graph of lib/, app/, worker/ and components/", () => {
         .map((to) => `${from} -> ${to}`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it("packages/client, published apart, imports only its own files and Node's built-ins: it reaches Folio over HTTP only", () => {
+    const files = [...graph.keys()].filter((f) => f.startsWith("packages/client/"));
+    expect(files).toContain("packages/client/src/client.ts");
+    const outside = files.flatMap((f) => [...graph.get(f)!].filter((to) => !to.startsWith("packages/client/")).map((to) => `${f} -> ${to}`));
+    const packages = files.flatMap((f) => [...packagesOf.get(f)!].filter((p) => !p.startsWith("node:") && p !== "tsx/esm/api").map((p) => `${f} -> ${p}`));
+    expect([...outside, ...packages]).toEqual([]);
   });
 });
