@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findSystemUser } from "../private-files";
+import { freePort, projectRoot } from "../testing/server";
+
+/**
+ * The container's entry (scripts/container-entry.sh), run here as the image runs it: a data folder
+ * of its own as /data, the embedded database, web and worker, stopped by SIGTERM, started again on
+ * the same folder. Docker cannot run on the test machines; the image runs exactly this script.
+ * Run as root (as the image starts), the script drops to a service user holding CAP_SETUID,
+ * CAP_SETGID and CAP_CHOWN only: `nobody` here plays the image's `folio`.
+ */
+
+const ENTRY = path.join(projectRoot, "scripts", "container-entry.sh");
+const asRoot = process.getuid?.() === 0;
+const SERVICE_USER = "nobody";
+/** CAP_CHOWN, CAP_SETGID, CAP_SETUID: bits 0, 6 and 7. */
+const SERVICE_CAPABILITIES = "00000000000000c1";
+
+type Running = { proc: ChildProcess; output: () => string; exited: Promise<number | null>; banner: string };
+const started: ChildProcess[] = [];
+
+/** Starts the entry script in its own process group with only the settings a `docker run` gives it; waits for its banner. */
+async function startEntry(env: Record<string, string>): Promise<Running> {
+  const proc = spawn(ENTRY, [], { cwd: "/", env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  started.push(proc);
+  let stdout = "";
+  let stderr = "";
+  proc.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
+  const output = () => `stdout:\n${stdout.slice(-4000)}\nstderr:\n${stderr.slice(-4000)}`;
+  const deadline = Date.now() + 90_000;
+  while (!/Folio is running\.[\s\S]*Press Ctrl-C to stop/.test(stdout)) {
+    if (proc.exitCode !== null) throw new Error(`the entry script exited with ${proc.exitCode} before its banner\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`no banner within 90 s\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { proc, output, exited, banner: stdout.slice(stdout.indexOf("Folio is running.")) };
+}
+
+/** SIGTERM to the process the script became (tini sends the same): it stops web, worker and the database, and exits 0. */
+async function stopEntry(r: Running, baseUrl: string) {
+  r.proc.kill("SIGTERM");
+  const code = await Promise.race([r.exited, new Promise<"timeout">((res) => setTimeout(() => res("timeout"), 30_000))]);
+  expect(code, r.output()).toBe(0);
+  await expect(fetch(`${baseUrl}/readyz`)).rejects.toThrow();
+}
+
+function status(pid: number): { uid: number; capEff: string } {
+  const text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return { uid: Number(/^Uid:\s+(\d+)/m.exec(text)![1]), capEff: /^CapEff:\s+(\S+)/m.exec(text)![1]! };
+}
+
+const keyIn = (banner: string) => /API key:\s+(folio_\w+)/.exec(banner)?.[1];
+
+describe("the container's entry script", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "folio-container-"));
+  // why 0755: the service user must pass through to its data folder, as through the image's /.
+  fs.chmodSync(root, 0o755);
+  const dataDir = path.join(root, "data");
+
+  afterAll(() => {
+    for (const p of started) {
+      // Only if a test failed midway: the whole group the script started.
+      if (p.exitCode === null && p.signalCode === null && p.pid) {
+        try {
+          process.kill(-p.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("sets up an empty /data, renders a PDF, stops on SIGTERM, and starts again on the same data", { timeout: 150_000 }, async () => {
+    const port = await freePort();
+    const workerPort = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    // why so few settings: `docker run -p 3000:3000 -v folio-data:/data` gives the script none but the image's.
+    const env: Record<string, string> = {
+      PATH: `${path.join(projectRoot, "node_modules", ".bin")}:/usr/sbin:/usr/bin:/sbin:/bin`,
+      LANG: "C.UTF-8",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: baseUrl,
+      WORKER_CONCURRENCY: "1",
+      WORKER_HEALTH_PORT: String(workerPort),
+      FOLIO_SERVICE_USER: SERVICE_USER,
+      NEXT_TELEMETRY_DISABLED: "1",
+    };
+
+    const first = await startEntry(env);
+    expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+    expect(first.banner).toMatch(/Password: \S+ +\(shown once/);
+    const key = keyIn(first.banner);
+    expect(key, first.output()).toBeDefined();
+    const secretKey = fs.readFileSync(path.join(dataDir, "secret-key"), "utf8");
+    const dbPassword = fs.readFileSync(path.join(dataDir, "postgres.password"), "utf8");
+    expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
+
+    const worker = (await (await fetch(`http://127.0.0.1:${workerPort}/readyz`)).json()) as { browser?: { sandbox: boolean; separateUser: boolean } };
+    if (asRoot) {
+      const service = findSystemUser(SERVICE_USER)!;
+      // The script dropped root: the start process, and through it web and worker, run as the
+      // service user with the three capabilities and nothing else.
+      expect(status(first.proc.pid!)).toEqual({ uid: service.uid, capEff: SERVICE_CAPABILITIES });
+      expect(fs.statSync(dataDir).uid).toBe(service.uid);
+      // ...which is what lets the worker run its browser as the render user, sandbox on.
+      expect(worker.browser).toMatchObject({ sandbox: true, separateUser: true });
+      // The database server holds none of them.
+      const postmaster = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
+      expect(status(postmaster)).toEqual({ uid: service.uid, capEff: "0000000000000000" });
+    }
+
+    const created = await fetch(`${baseUrl}/v1/renders`, {
+      method: "POST",
+      headers: { "x-api-key": key!, "content-type": "application/json" },
+      body: JSON.stringify({ document: { html: "<h1>From the container</h1>" }, waitMs: 30_000 }),
+    });
+    const render = (await created.json()) as { id: string; state: string; result?: { downloadUrl: string } };
+    expect(created.status, JSON.stringify(render)).toBe(200);
+    expect(render.state).toBe("succeeded");
+    const pdf = Buffer.from(await (await fetch(render.result!.downloadUrl)).arrayBuffer());
+    expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+
+    await stopEntry(first, baseUrl);
+
+    // The second start keeps the secrets and the database: the same key works and finds the render.
+    const second = await startEntry(env);
+    try {
+      expect(second.banner).not.toMatch(/Password:/);
+      expect(keyIn(second.banner)).toBe(key);
+      expect(fs.readFileSync(path.join(dataDir, "secret-key"), "utf8")).toBe(secretKey);
+      expect(fs.readFileSync(path.join(dataDir, "postgres.password"), "utf8")).toBe(dbPassword);
+      const again = await fetch(`${baseUrl}/v1/renders/${render.id}`, { headers: { "x-api-key": key! } });
+      expect(again.status).toBe(200);
+      expect(((await again.json()) as { state: string }).state).toBe("succeeded");
+    } finally {
+      await stopEntry(second, baseUrl);
+    }
+  });
+});
