@@ -25,7 +25,8 @@ const started: ChildProcess[] = [];
 
 /** Starts the entry script in its own process group with only the settings a `docker run` gives it; waits for its banner. */
 async function startEntry(env: Record<string, string>): Promise<Running> {
-  const proc = spawn(ENTRY, [], { cwd: "/", env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  // why the cast: Next.js types NODE_ENV as always present; the script gets none.
+  const proc = spawn(ENTRY, [], { cwd: "/", env: env as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
   started.push(proc);
   let stdout = "";
   let stderr = "";
