@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -55,6 +55,43 @@ function status(pid: number): { uid: number; capEff: string } {
   const text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
   return { uid: Number(/^Uid:\s+(\d+)/m.exec(text)![1]), capEff: /^CapEff:\s+(\S+)/m.exec(text)![1]! };
 }
+
+/** Every process under `root` (its children, theirs...), from /proc. */
+function descendants(root: number): number[] {
+  const parent = new Map<number, number>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // why after the last ")": the command name may hold spaces and parentheses.
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  const found = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, ppid] of parent) {
+      if (found.has(ppid) && !found.has(pid)) {
+        found.add(pid);
+        grew = true;
+      }
+    }
+  }
+  found.delete(root);
+  return [...found];
+}
+
+const ownerOf = (pid: number) => {
+  try {
+    return status(pid).uid;
+  } catch {
+    return -1;
+  }
+};
+const commandOf = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+const environmentOf = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean);
 
 const keyIn = (banner: string) => /API key:\s+(folio_\w+)/.exec(banner)?.[1];
 
@@ -117,6 +154,23 @@ describe("the container's entry script", () => {
       // The database server holds none of them.
       const postmaster = Number(fs.readFileSync(path.join(dataDir, "postgres", "postmaster.pid"), "utf8").split("\n")[0]);
       expect(status(postmaster)).toEqual({ uid: service.uid, capEff: "0000000000000000" });
+      // The browser's and the template sandbox's processes (this start's descendants under the
+      // render user): no capability, none of Folio's settings, and /data closed to them.
+      const renderUser = findSystemUser("folio-render")!;
+      const contained = descendants(first.proc.pid!).filter((pid) => ownerOf(pid) === renderUser.uid);
+      const commands = contained.map((pid) => commandOf(pid));
+      expect(commands.some((c) => c.includes("chromium")), commands.join("\n")).toBe(true);
+      expect(commands.some((c) => c.includes("host.mjs")), commands.join("\n")).toBe(true);
+      const ownNamespace = fs.readlinkSync("/proc/self/ns/user");
+      for (const pid of contained) {
+        // why only in this user namespace: the sandbox's zygote holds capabilities inside the user
+        // namespace Chromium made for it, where they reach nothing of the host's.
+        if (fs.readlinkSync(`/proc/${pid}/ns/user`) === ownNamespace) expect(status(pid).capEff, commandOf(pid)).toBe("0000000000000000");
+        expect(environmentOf(pid).filter((v) => /^(DATA_DIR|DATABASE_URL|SECRET_KEY|FOLIO_)/.test(v))).toEqual([]);
+      }
+      const read = spawnSync("/usr/bin/setpriv", [`--reuid=${renderUser.uid}`, `--regid=${renderUser.gid}`, "--clear-groups", "--", "cat", path.join(dataDir, "secret-key")]);
+      expect(read.status).not.toBe(0);
+      expect(read.stderr.toString()).toMatch(/Permission denied/);
     }
 
     const created = await fetch(`${baseUrl}/v1/renders`, {
