@@ -50,7 +50,6 @@ RUN useradd --system --user-group --no-create-home --home-dir /nonexistent --she
  && chmod 0700 /data
 
 WORKDIR /app
-# The program is root's and read-only to the service: a compromised process cannot change it.
 COPY --from=build /app /app
 # why: Next.js writes its server-side cache (fetch, image) under .next/cache.
 RUN mkdir -p /app/.next/cache && chown folio:folio /app/.next/cache
@@ -74,8 +73,8 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 # No USER: the image starts as root on purpose, and only the entry script runs as root. It makes
-# /data the service user's, then drops to `folio` keeping CAP_SETUID, CAP_SETGID and CAP_CHOWN (to
-# start the browser as `folio-render`) and nothing else (docs/architecture.md, "One container").
+# /data the service user's, then drops to `folio` keeping CAP_SETUID, CAP_SETGID, CAP_CHOWN and
+# CAP_KILL (to start and end the browser as `folio-render`) and nothing else (docs/architecture.md, "One container").
 # tini is PID 1: it forwards SIGTERM to the start process, which stops web, worker and the
 # database, and it reaps the browser's orphaned processes.
 ENTRYPOINT ["/usr/bin/tini", "--", "/app/scripts/container-entry.sh"]

@@ -11,14 +11,14 @@ import { freePort, projectRoot } from "../testing/server";
  * of its own as /data, the embedded database, web and worker, stopped by SIGTERM, started again on
  * the same folder. Docker cannot run on the test machines; the image runs exactly this script.
  * Run as root (as the image starts), the script drops to a service user holding CAP_SETUID,
- * CAP_SETGID and CAP_CHOWN only: `nobody` here plays the image's `folio`.
+ * CAP_SETGID, CAP_CHOWN and CAP_KILL only: `nobody` here plays the image's `folio`.
  */
 
 const ENTRY = path.join(projectRoot, "scripts", "container-entry.sh");
 const asRoot = process.getuid?.() === 0;
 const SERVICE_USER = "nobody";
-/** CAP_CHOWN, CAP_SETGID, CAP_SETUID: bits 0, 6 and 7. */
-const SERVICE_CAPABILITIES = "00000000000000c1";
+/** CAP_CHOWN, CAP_KILL, CAP_SETGID, CAP_SETUID: bits 0, 5, 6 and 7. */
+const SERVICE_CAPABILITIES = "00000000000000e1";
 
 type Running = { proc: ChildProcess; output: () => string; exited: Promise<number | null>; banner: string };
 const started: ChildProcess[] = [];
@@ -100,6 +100,11 @@ describe("the container's entry script", () => {
   // why 0755: the service user must pass through to its data folder, as through the image's /.
   fs.chmodSync(root, 0o755);
   const dataDir = path.join(root, "data");
+  // The processes' temporary folder, sticky and open to all as /tmp is, so that what the browser
+  // and the helpers leave behind can be told from other tests' on this machine.
+  const tmpDir = path.join(root, "tmp");
+  fs.mkdirSync(tmpDir);
+  fs.chmodSync(tmpDir, 0o1777);
 
   afterAll(() => {
     for (const p of started) {
@@ -131,6 +136,7 @@ describe("the container's entry script", () => {
       WORKER_HEALTH_PORT: String(workerPort),
       FOLIO_SERVICE_USER: SERVICE_USER,
       NEXT_TELEMETRY_DISABLED: "1",
+      TMPDIR: tmpDir,
     };
 
     const first = await startEntry(env);
@@ -183,6 +189,16 @@ describe("the container's entry script", () => {
     expect(render.state).toBe("succeeded");
     const pdf = Buffer.from(await (await fetch(render.result!.downloadUrl)).arrayBuffer());
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    // An image render: pdftoppm, started contained as the render user by the service user.
+    const image = await fetch(`${baseUrl}/v1/renders`, {
+      method: "POST",
+      headers: { "x-api-key": key!, "content-type": "application/json" },
+      body: JSON.stringify({ document: { html: "<h1>As an image</h1>" }, format: "png", waitMs: 30_000 }),
+    });
+    const imageRender = (await image.json()) as { state: string; result?: { downloadUrl: string } };
+    expect(imageRender.state, JSON.stringify(imageRender)).toBe("succeeded");
+    const png = Buffer.from(await (await fetch(imageRender.result!.downloadUrl)).arrayBuffer());
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
 
     await stopEntry(first, baseUrl);
 
@@ -199,5 +215,8 @@ describe("the container's entry script", () => {
     } finally {
       await stopEntry(second, baseUrl);
     }
+    // Nothing of the browser's or pdftoppm's is left: their folders are the render user's, which a
+    // worker that is not root may not remove, so they are taken back or removed by that user.
+    expect(fs.readdirSync(tmpDir).filter((f) => /^(playwright|folio-helper)/.test(f))).toEqual([]);
   });
 });

@@ -68,11 +68,11 @@ describe("Dockerfile", () => {
     expect(installed).toContain("create_main_cluster = false");
   });
 
-  it("starts as root only for the entry script, which drops to the service user with three capabilities", () => {
+  it("starts as root only for the entry script, which drops to the service user with four capabilities", () => {
     // No USER instruction: the documented root-then-drop design (docs/architecture.md, "One container").
     expect(args(runtime!.body, "USER")).toEqual([]);
     const entry = read("scripts/container-entry.sh").replace(/\\\n\s*/g, "");
-    expect(entry).toMatch(/caps=-all,\+setuid,\+setgid,\+chown/);
+    expect(entry).toMatch(/caps=-all,\+setuid,\+setgid,\+chown,\+kill$/m);
     expect(entry).toMatch(/exec setpriv --reuid=.*--inh-caps="\$caps" --ambient-caps="\$caps" --bounding-set="\$caps" --no-new-privs/);
     const users = args(runtime!.body, "RUN").join(" ");
     expect(users).toMatch(/useradd [^&]*\bfolio\b/);

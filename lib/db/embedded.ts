@@ -43,7 +43,7 @@ const isRoot = () => process.getuid?.() === 0;
 
 /**
  * Whether this process hands capabilities on to the programs it runs: the container's service user
- * holds CAP_SETUID, CAP_SETGID and CAP_CHOWN as ambient ones (docs/architecture.md, "One container").
+ * holds CAP_SETUID, CAP_SETGID, CAP_CHOWN and CAP_KILL as ambient ones (docs/architecture.md, "One container").
  */
 function passesCapabilitiesOn(): boolean {
   try {

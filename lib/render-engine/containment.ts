@@ -32,7 +32,7 @@ const SWITCH_CAPABILITIES = (1n << 0n) | (1n << 6n) | (1n << 7n);
 /**
  * Whether this process may start programs as another user: root, or a user that holds CAP_SETUID,
  * CAP_SETGID and CAP_CHOWN. why the second: the container runs web and worker as the service user
- * `folio` with just those three (scripts/container-entry.sh, docs/architecture.md "One container"),
+ * `folio` with those three and CAP_KILL (scripts/container-entry.sh, docs/architecture.md "One container"),
  * not as root.
  */
 export function canSwitchUser(): boolean {
@@ -69,6 +69,9 @@ export function browserUser(): SystemUser | undefined {
 export function containedLaunch(user: SystemUser | undefined, sandbox: boolean): Pick<LaunchOptions, "executablePath" | "env" | "chromiumSandbox"> {
   const env: Record<string, string> = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", FOLIO_CHROMIUM: config().CHROMIUM_PATH };
   if (user) Object.assign(env, { FOLIO_CHROMIUM_UID: String(user.uid), FOLIO_CHROMIUM_GID: String(user.gid) });
+  // why: a worker that is not root (the container's service user) may not remove the browser
+  // user's files from its profile, so that user removes the profile itself when Chromium ends.
+  if (user && process.getuid?.() !== 0) env.FOLIO_CHROMIUM_REMOVE_PROFILE = "1";
   return { executablePath: LAUNCHER, env, chromiumSandbox: sandbox };
 }
 
