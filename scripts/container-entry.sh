@@ -46,7 +46,8 @@ mkdir -p "$DATA_DIR"
 # already, and walking every stored file at each start would be slow; a host folder mounted there
 # (owned by some host user) or a restored backup is taken over once.
 if [ "$(stat -c %U "$DATA_DIR")" != "$service_user" ]; then
-  chown -R "$(id -u "$service_user"):$(id -g "$service_user")" "$DATA_DIR"
+  # why -h: a symbolic link in a restored folder must not hand its target (say /etc/shadow) over.
+  chown -hR "$(id -u "$service_user"):$(id -g "$service_user")" "$DATA_DIR"
 fi
 chmod 0700 "$DATA_DIR"
 
