@@ -128,6 +128,8 @@ describe("the container's entry script", () => {
     const env: Record<string, string> = {
       PATH: `${path.join(projectRoot, "node_modules", ".bin")}:/usr/sbin:/usr/bin:/sbin:/bin`,
       LANG: "C.UTF-8",
+      // The image's own settings (Dockerfile ENV), with this test's folder and ports.
+      NODE_ENV: "production",
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: "127.0.0.1",
