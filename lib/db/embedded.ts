@@ -41,9 +41,29 @@ export function findPostgresBinDir(): string | null {
 
 const isRoot = () => process.getuid?.() === 0;
 
-/** Runs a PostgreSQL binary as the cluster's owner: `postgres` when we are root, else ourselves. */
+/**
+ * Whether this process hands capabilities on to the programs it runs: the container's service user
+ * holds CAP_SETUID, CAP_SETGID, CAP_CHOWN and CAP_KILL as ambient ones (docs/architecture.md, "One container").
+ */
+function passesCapabilitiesOn(): boolean {
+  try {
+    return /^CapAmb:\s*0*[1-9a-f]/m.test(fs.readFileSync("/proc/self/status", "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs a PostgreSQL binary as the cluster's owner: `postgres` when we are root, else ourselves.
+ * why setpriv: the server needs none of the capabilities the container's service user holds to
+ * start the browser as another user; clearing the inheritable set clears the ambient one.
+ */
 export function runAsClusterOwner(bin: string, args: string[], opts: { allowFail?: boolean } = {}) {
-  const [cmd, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  const [cmd, argv] = isRoot()
+    ? ["runuser", ["-u", "postgres", "--", bin, ...args]]
+    : passesCapabilitiesOn()
+      ? ["/usr/bin/setpriv", ["--inh-caps=-all", "--", bin, ...args]]
+      : [bin, args];
   const r = spawnSync(cmd, argv, { encoding: "utf8", cwd: "/" });
   if (r.status !== 0 && !opts.allowFail) {
     throw new Error(`${path.basename(bin)} ${args.join(" ")} failed (exit ${r.status}): ${r.stderr || r.stdout}`);

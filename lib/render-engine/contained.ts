@@ -38,6 +38,7 @@ export type Contained = {
 
 const SETPRIV = "/usr/bin/setpriv";
 const PRLIMIT = "/usr/bin/prlimit";
+const ENV = "/usr/bin/env";
 
 /** The parent of the helpers' private folders; never under DATA_DIR (checked, as TMPDIR could point anywhere). */
 function helperTmpRoot(): string {
@@ -47,6 +48,26 @@ function helperTmpRoot(): string {
     throw new Error(`The temporary folder ${root} is inside DATA_DIR; helper programs must not run there. Point TMPDIR elsewhere.`);
   }
   return root;
+}
+
+/**
+ * Takes the helper's folder, and whatever it left there, back from the browser user, so that a
+ * worker that is not root may remove it: the container's service user holds CAP_CHOWN but not
+ * CAP_DAC_OVERRIDE, so it could neither read the user's 0700 folders nor unlink in them, and the
+ * sticky temporary folder keeps their names to their owner. Each folder changes owner before it is read.
+ */
+function reclaim(dir: string) {
+  const uid = process.getuid!();
+  const gid = process.getgid!();
+  const walk = (p: string) => {
+    fs.lchownSync(p, uid, gid);
+    if (fs.lstatSync(p).isDirectory()) for (const entry of fs.readdirSync(p)) walk(path.join(p, entry));
+  };
+  try {
+    walk(dir);
+  } catch {
+    // gone already, or not ours to take: fs.rm below fails as quietly
+  }
 }
 
 /**
@@ -71,9 +92,11 @@ export function spawnContained(program: string, args: string[], limits: Containe
   const setpriv = user
     ? [`--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--inh-caps=-all", "--no-new-privs"]
     : ["--no-new-privs"];
-  const child = spawn(PRLIMIT, [...prlimit, "--", SETPRIV, ...setpriv, "--", program, ...args], {
+  // why env --chdir after the switch and not spawn's cwd: the folder is the browser user's, 0700, and
+  // a worker without CAP_DAC_OVERRIDE (the container's service user) may not enter it; that user may.
+  const child = spawn(PRLIMIT, [...prlimit, "--", SETPRIV, ...setpriv, "--", ENV, `--chdir=${dir}`, program, ...args], {
     env,
-    cwd: dir,
+    cwd: path.dirname(dir),
     stdio: ["pipe", "pipe", "pipe"],
     // why a group of its own: the wall-clock limit and an abort kill everything it started.
     detached: true,
@@ -100,6 +123,7 @@ export function spawnContained(program: string, args: string[], limits: Containe
       finished = true;
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
+      if (user && process.getuid?.() !== 0) reclaim(dir);
       fs.rm(dir, { recursive: true, force: true }, () => resolve({ code, signal: sig, timedOut }));
     };
     child.once("close", finish);

@@ -26,18 +26,39 @@ type SystemUser = { name: string; uid: number; gid: number };
 
 const LAUNCHER = path.join(__dirname, "run-chromium.sh");
 
-/** The unprivileged user the browser runs as when the worker is root; undefined otherwise. */
+/** CAP_CHOWN (0), CAP_SETGID (6) and CAP_SETUID (7): what starting a program as another user takes (its folder is chowned to it first). */
+const SWITCH_CAPABILITIES = (1n << 0n) | (1n << 6n) | (1n << 7n);
+
+/**
+ * Whether this process may start programs as another user: root, or a user that holds CAP_SETUID,
+ * CAP_SETGID and CAP_CHOWN. why the second: the container runs web and worker as the service user
+ * `folio` with those three and CAP_KILL (scripts/container-entry.sh, docs/architecture.md "One container"),
+ * not as root.
+ */
+export function canSwitchUser(): boolean {
+  if (process.getuid?.() === 0) return true;
+  try {
+    const effective = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1];
+    return effective !== undefined && (BigInt(`0x${effective}`) & SWITCH_CAPABILITIES) === SWITCH_CAPABILITIES;
+  } catch {
+    return false;
+  }
+}
+
+/** The unprivileged user the browser runs as when the worker may switch users (canSwitchUser); undefined otherwise. */
 export function browserUser(): SystemUser | undefined {
-  if (process.getuid?.() !== 0) return undefined;
+  if (!canSwitchUser()) return undefined;
   const name = config().CHROMIUM_USER;
   const user = findSystemUser(name);
   if (!user) {
     throw new Error(
-      `The browser user ${name} does not exist. The worker runs as root and will not run Chromium as root: ` +
+      `The browser user ${name} does not exist. The worker may switch users and will not run Chromium as itself: ` +
         `run scripts/ensure-system.sh (creates it) or set CHROMIUM_USER to an unprivileged user.`,
     );
   }
   if (user.uid === 0) throw new Error(`CHROMIUM_USER ${name} is root; it must be an unprivileged user`);
+  // why: a browser under the worker's own user would pass for a separate one and read DATA_DIR.
+  if (user.uid === process.getuid?.()) throw new Error(`CHROMIUM_USER ${name} is the worker's own user; it must be a user of its own`);
   return user;
 }
 
@@ -48,6 +69,9 @@ export function browserUser(): SystemUser | undefined {
 export function containedLaunch(user: SystemUser | undefined, sandbox: boolean): Pick<LaunchOptions, "executablePath" | "env" | "chromiumSandbox"> {
   const env: Record<string, string> = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", FOLIO_CHROMIUM: config().CHROMIUM_PATH };
   if (user) Object.assign(env, { FOLIO_CHROMIUM_UID: String(user.uid), FOLIO_CHROMIUM_GID: String(user.gid) });
+  // why: a worker that is not root (the container's service user) may not remove the browser
+  // user's files from its profile, so that user removes the profile itself when Chromium ends.
+  if (user && process.getuid?.() !== 0) env.FOLIO_CHROMIUM_REMOVE_PROFILE = "1";
   return { executablePath: LAUNCHER, env, chromiumSandbox: sandbox };
 }
 
@@ -119,14 +143,17 @@ const REEXEC_VARIABLE = "FOLIO_NONDUMPABLE_NODE";
  * is. Node has no prctl; without a native addon (which would need a compiler wherever Folio is
  * installed), two documented kernel rules serve (docs/architecture.md, Threat model):
  * - a process whose effective group changes gets fs.suid_dumpable (0 or 2: not dumpable) until its
- *   next exec: a root worker changes its effective group and back;
+ *   next exec: a root worker (or one holding CAP_SETGID, as in the container) changes its effective
+ *   group and back;
  * - a process that execs a program it may not read is not dumpable: a worker that is not root
  *   re-executes itself (process.execve, same pid) from an execute-only copy of node in a private
  *   folder, which the new image deletes at once.
  * why at the very start: nothing else has run yet that an exec would lose.
  */
 export function becomeNonDumpable(): boolean {
-  if (process.getuid?.() === 0) {
+  // why canSwitchUser and not only root: the container's service user holds CAP_SETGID, which is
+  // all the group change takes (and its copy of node could not be made: fchmod is refused there).
+  if (canSwitchUser()) {
     const own = process.getegid!();
     process.setegid!(own === 65534 ? 65533 : 65534);
     process.setegid!(own);

@@ -19,6 +19,12 @@ set -- /usr/bin/env -i HOME="$profile" TMPDIR="$profile" XDG_CONFIG_HOME="$profi
   PATH=/usr/bin:/bin LANG=C.UTF-8 "$browser" "$@"
 if [ -n "$uid" ]; then
   chown "$uid:$gid" "$profile"
+  if [ -n "${FOLIO_CHROMIUM_REMOVE_PROFILE:-}" ]; then
+    # why: a worker that is not root (the container's service user) may not remove what the browser
+    # user writes into the profile, so a shell of the browser user's runs Chromium and then removes
+    # the profile itself; Playwright's own removal afterwards finds nothing left.
+    set -- /usr/bin/env -i PATH=/usr/bin:/bin /bin/sh -c '"$@"; status=$?; rm -rf -- "$0"; exit "$status"' "$profile" "$@"
+  fi
   # why no capability is kept and no_new_privs is set: the browser user must not regain root's rights
   # through a setuid program; Chromium's namespace sandbox works under no_new_privs.
   exec /usr/bin/setpriv --reuid="$uid" --regid="$gid" --clear-groups --inh-caps=-all --no-new-privs -- "$@"

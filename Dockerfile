@@ -1,0 +1,84 @@
+# syntax=docker/dockerfile:1
+# Folio in one image: web, worker, the headless browser and the embedded PostgreSQL.
+#   docker build -t folio .
+#   docker run -p 3000:3000 -v folio-data:/data --security-opt seccomp=docker/seccomp-chromium.json folio
+# README "Run in a container" says why each flag; docs/architecture.md "One container" the design.
+#
+# why the official node:24.21.0-bookworm images: the same Node 24 the project pins (the `node`
+# devDependency, 24.21.0) built and tested by Node's maintainers, on Debian 12 (bookworm), the release
+# scripts/ensure-system.sh installs from on the development and test machines, so the browser
+# (chromium-headless-shell), fonts, poppler and PostgreSQL 15 are the packages the test suite runs
+# against. Debian's slim image with Node copied in from another stage would be the same bytes with
+# one more thing to keep in step.
+
+# Build: every npm package (the build needs the dev ones), the production Next.js build, then the
+# dev packages removed. why the full image here: it has the compilers node-gyp needs should
+# isolated-vm's prebuilt binary not fit; none of them reach the runtime image.
+FROM node:24.21.0-bookworm AS build
+WORKDIR /app
+ENV NEXT_TELEMETRY_DISABLED=1
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npx next build \
+ && rm -rf .next/cache \
+ && npm prune --omit=dev --no-audit --no-fund
+
+# Runtime: Debian slim with what scripts/ensure-system.sh installs for rendering (the headless
+# shell, fontconfig, the same fonts, poppler's pdftoppm for image renders), PostgreSQL 15's server
+# binaries for the embedded default database, and tini as PID 1. qpdf is not installed: no render
+# path runs it. setpriv and prlimit (the containment's launchers) come with util-linux, part of
+# every Debian image.
+FROM node:24.21.0-bookworm-slim AS runtime
+# why create_main_cluster = false: Folio makes its own cluster under /data at the first start;
+# Debian's package would otherwise make an unused one in the image.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends postgresql-common \
+ && sed -ri 's/^#?\s*create_main_cluster\b.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf \
+ && apt-get install -y --no-install-recommends \
+      chromium-headless-shell fontconfig fonts-dejavu-core fonts-liberation fonts-noto-core fonts-noto-cjk \
+      poppler-utils postgresql-15 tini ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+
+# Two users, neither root: `folio` runs web, worker and the embedded database and owns /data;
+# `folio-render` (CHROMIUM_USER) runs the browser, pdftoppm and the template sandbox, owns nothing,
+# and cannot read /data (0700). No home, no shell.
+RUN useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin folio \
+ && useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin folio-render \
+ && mkdir -p /data \
+ && chown folio:folio /data \
+ && chmod 0700 /data
+
+WORKDIR /app
+COPY --from=build /app /app
+# why: Next.js writes its server-side cache (fetch, image) under .next/cache.
+RUN mkdir -p /app/.next/cache && chown folio:folio /app/.next/cache
+
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    DATA_DIR=/data \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
+    CHROMIUM_USER=folio-render \
+    FOLIO_SERVICE_USER=folio
+
+# /data: the embedded database and its password, the secret key, local files, the quick-start
+# key. Made on the first start, never in the image.
+VOLUME /data
+EXPOSE 3000
+
+# why node and not curl: the slim image has no curl, and node is there anyway.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+
+# No USER: the image starts as root on purpose, and only the entry script runs as root. It makes
+# /data the service user's, then drops to `folio` keeping CAP_SETUID, CAP_SETGID, CAP_CHOWN and
+# CAP_KILL (to start and end the browser as `folio-render`) and nothing else (docs/architecture.md, "One container").
+# tini is PID 1: it forwards SIGTERM to the start process, which stops web, worker and the
+# database, and it reaps the browser's orphaned processes.
+ENTRYPOINT ["/usr/bin/tini", "--", "/app/scripts/container-entry.sh"]
+CMD ["start"]
+# why 90 s in the README's `docker stop -t` and compose's stop_grace_period: a stopping worker lets
+# running renders finish (render time limit, 60 s, plus 10 s).
+STOPSIGNAL SIGTERM
