@@ -474,8 +474,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /v1/renders/string
-         * @description Needs an API key (x-api-key).
+         * Render a template string to HTML
+         * @description Renders a Handlebars string with data in the sandbox and answers the HTML; nothing is stored. Bodies up to 1,000,000 bytes.
+         *
+         *     Needs an API key (x-api-key).
          *
          *     Needs the scope `render:create`.
          */
@@ -496,8 +498,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /v1/reports/render
-         * @description Needs an API key (x-api-key).
+         * Render a report
+         * @description Renders a published template version with data and answers the file itself once it is done; x-render-id and x-page-count name the render. Bodies up to 10 MiB.
+         *
+         *     Needs an API key (x-api-key).
          *
          *     Needs the scope `render:create`.
          */
@@ -582,8 +586,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/template-versions/{id}
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Get a template version
+         * @description With its content.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
@@ -604,8 +610,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/template-versions/{id}/data-schema
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Get a version's data schema
+         * @description {} when the version declares none: any data object.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
@@ -626,16 +634,20 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/templates
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * List templates
+         * @description Newest first; q matches part of the name, folderId a folder (or root).
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
         get: operations["getTemplates"];
         put?: never;
         /**
-         * POST /v1/templates
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Create a template
+         * @description A component or Handlebars template with its first draft. Bodies up to 6 MiB.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
          */
@@ -654,8 +666,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/templates/{id}
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Get a template
+         * @description With its current draft.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
@@ -663,8 +677,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /v1/templates/{id}
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Delete a template
+         * @description With its drafts and versions.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
          */
@@ -672,7 +688,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /v1/templates/{id}
+         * Rename, describe or move a template
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
@@ -688,8 +704,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/templates/{id}/data-schema
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Get the draft's data schema
+         * @description {} when the draft declares none: any data object.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
@@ -710,15 +728,17 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/templates/{id}/draft
+         * Get a template's draft
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
         get: operations["getTemplatesByIdDraft"];
         /**
-         * PUT /v1/templates/{id}/draft
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Save a template's draft
+         * @description Saves a new revision when expectedRevision is the current one, else 409 CONFLICT with the current revision. Needs template:write, or template:content for a change of content field values only.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          */
         put: operations["putTemplatesByIdDraft"];
         post?: never;
@@ -738,8 +758,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /v1/templates/{id}/preview
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Preview a template's draft
+         * @description Renders the current draft with the data given and answers the file (or the HTML) at once; x-render-id and x-page-count name the render. Bodies up to 30 MiB.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `render:create`.
          */
@@ -758,7 +780,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/templates/{id}/revisions
+         * List a template's draft revisions
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
@@ -780,7 +802,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/templates/{id}/versions
+         * List a template's published versions
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
@@ -788,8 +810,10 @@ export interface paths {
         get: operations["getTemplatesByIdVersions"];
         put?: never;
         /**
-         * POST /v1/templates/{id}/versions
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Publish the draft
+         * @description Publishes the draft revision named by expectedRevision as a new version.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:publish`.
          */
@@ -810,8 +834,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * POST /v1/templates/delete
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Delete several templates
+         * @description Up to 100 templates in one request, all or none.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
          */
@@ -830,8 +856,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/templates/schema
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * The JSON Schema of component templates
+         * @description For editors: what a component template's content may hold.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
@@ -1036,7 +1064,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/workspace-files
+         * List workspace files
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
@@ -1044,8 +1072,10 @@ export interface paths {
         get: operations["getWorkspaceFiles"];
         put?: never;
         /**
-         * POST /v1/workspace-files
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Create a workspace file
+         * @description A text file with its content, or a file backed by an asset.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
          */
@@ -1064,8 +1094,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/workspace-files/{id}
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Get a workspace file
+         * @description A text file with its content.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
@@ -1073,8 +1105,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /v1/workspace-files/{id}
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Delete a workspace file
+         * @description Refused with 409 while a template or stylesheet uses it.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
          */
@@ -1082,7 +1116,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /v1/workspace-files/{id}
+         * Rename or move a workspace file
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
@@ -1099,7 +1133,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * PUT /v1/workspace-files/{id}/content
+         * Save a text file's content
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
@@ -1120,8 +1154,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/workspace-files/{id}/usages
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * List who uses a file
+         * @description Template drafts naming it as a stylesheet, and stylesheets naming it in url() or @import.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
          */
@@ -1142,7 +1178,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/workspace-folders
+         * List folders
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
@@ -1150,7 +1186,7 @@ export interface paths {
         get: operations["getWorkspaceFolders"];
         put?: never;
         /**
-         * POST /v1/workspace-folders
+         * Create a folder
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
@@ -1170,7 +1206,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * GET /v1/workspace-folders/{id}
+         * Get a folder
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:read`.
@@ -1179,8 +1215,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * DELETE /v1/workspace-folders/{id}
-         * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         * Delete a folder
+         * @description Only an empty folder.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
          */
@@ -1188,7 +1226,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * PATCH /v1/workspace-folders/{id}
+         * Rename or move a folder
          * @description Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
          *     Needs the scope `template:write`.
@@ -1294,24 +1332,24 @@ export interface components {
              * @default pdf
              * @enum {string}
              */
-            format: "pdf" | "png" | "jpeg";
+            format?: "pdf" | "png" | "jpeg";
             image?: {
                 /** @default 1 */
-                page: number;
+                page?: number;
                 /** @default 1 */
-                scale: number;
+                scale?: number;
             };
             pageRanges?: string;
             destination?: {
                 name: string;
                 path?: string;
                 /** @default true */
-                keepCopy: boolean;
+                keepCopy?: boolean;
             };
             /** @default 0 */
-            waitMs: number;
+            waitMs?: number;
             /** @default false */
-            test: boolean;
+            test?: boolean;
         };
         /**
          * @description Page size and margins in millimetres (A4, 210 x 297, with 10 mm margins by default), the render language (locale, en-US by default), PDF metadata (title, author, subject, keywords), tagged (an accessible PDF), outline (bookmarks from headings) and waitFor (what the page waits for before printing).
@@ -1904,11 +1942,11 @@ export interface components {
             name: string;
             endpoint?: string;
             /** @default us-east-1 */
-            region: string;
+            region?: string;
             bucket: string;
             prefix?: string;
             /** @default false */
-            forcePathStyle: boolean;
+            forcePathStyle?: boolean;
             accessKeyId: string;
             secretAccessKey: string;
         };
@@ -1948,12 +1986,12 @@ export interface components {
              * @default pdf
              * @enum {string}
              */
-            format: "pdf" | "png" | "html" | "xlsx";
+            format?: "pdf" | "png" | "html" | "xlsx";
             image?: {
                 /** @default 1 */
-                page: number;
+                page?: number;
                 /** @default 1 */
-                scale: number;
+                scale?: number;
             };
             content?: unknown;
         };
@@ -2319,6 +2357,10 @@ export interface components {
                 updatedAt: string;
             }[];
         };
+        /** @description The HTML the template string rendered to. */
+        StringRenderResult: {
+            html: string;
+        };
         StorageDestinationList: {
             items: components["schemas"]["StorageDestination"][];
         };
@@ -2356,6 +2398,105 @@ export interface components {
                 objectKey: string;
                 deleted: boolean;
             };
+        };
+        /** @description A published, unchangeable version of a template; renders name it by id. */
+        TemplateVersion: {
+            id: string;
+            templateId: string;
+            version: number;
+            revision: number;
+            name: string;
+            /** @enum {string} */
+            kind: "component" | "handlebars";
+            /** @description Whether it changed only content field values from the version before it */
+            contentOnly: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
+            content?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A JSON Schema (draft 2020-12) */
+        JsonSchema: {
+            [key: string]: unknown;
+        };
+        /** @description One page of a list (spec: Endpoints > Paging). */
+        TemplatePage: {
+            items: components["schemas"]["Template"][];
+            /** @description Pass as cursor for the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        /** @description A template: its name, kind, draft revision and newest published version. */
+        Template: {
+            id: string;
+            name: string;
+            description: string;
+            /** @enum {string} */
+            kind: "component" | "handlebars";
+            /** @description The workspace folder it lives in; absent: the root */
+            folderId?: string;
+            draftRevision: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
+            draft?: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            lastEditedAt?: string;
+            lastEditedBy?: components["schemas"]["Editor"];
+            /** @description The newest published version's number; absent until the first publish */
+            publishedVersion?: number;
+        };
+        /** @description Who saved: a person (name when set, email), an API key (its name), or the system. */
+        Editor: {
+            /** @enum {string} */
+            type: "user" | "apiKey" | "system";
+            id: string;
+            name?: string;
+            email?: string;
+        };
+        /** @description A template's current draft; saves name the revision they change (expectedRevision). */
+        Draft: {
+            templateId: string;
+            draftRevision: number;
+            /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
+            content: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description One page of a list (spec: Endpoints > Paging). */
+        RevisionPage: {
+            items: components["schemas"]["Revision"][];
+            /** @description Pass as cursor for the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        /** @description One saved revision of a template's draft. */
+        Revision: {
+            id: string;
+            templateId: string;
+            revision: number;
+            /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
+            content: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            actor: {
+                type: string;
+                id: string;
+            };
+        };
+        /** @description One page of a list (spec: Endpoints > Paging). */
+        TemplateVersionPage: {
+            items: components["schemas"]["TemplateVersion"][];
+            /** @description Pass as cursor for the next page; absent on the last page */
+            nextCursor?: string;
         };
         /** @description The workspace's usage from one day to another, in total and by day. */
         Usage: {
@@ -2446,6 +2587,74 @@ export interface components {
             statusCode?: number;
             error?: string;
             durationMs: number;
+        };
+        /** @description One page of a list (spec: Endpoints > Paging). */
+        WorkspaceFilePage: {
+            items: components["schemas"]["WorkspaceFile"][];
+            /** @description Pass as cursor for the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        /** @description A workspace file: a text file (a stylesheet...) or one backed by an asset. */
+        WorkspaceFile: {
+            id: string;
+            name: string;
+            folderId?: string;
+            /** @description The names from the workspace's root, joined with /: brand/print.css */
+            path: string;
+            /** @enum {string} */
+            kind: "text" | "asset";
+            mediaType: string;
+            size: number;
+            /** @description 1 when created; every content save (or a new asset) adds 1 */
+            revision: number;
+            assetId?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            updatedBy: {
+                /** @enum {string} */
+                type: "user" | "apiKey" | "system";
+                id: string;
+            };
+            /** @description A text file's content: only in the answer for one file */
+            content?: string;
+        };
+        DeletedOne: {
+            /** @constant */
+            deleted: true;
+            id: string;
+        };
+        /** @description Who uses a file. */
+        FileUsageList: {
+            items: {
+                /** @enum {string} */
+                type: "template" | "file";
+                id: string;
+                name: string;
+                /** @enum {string} */
+                as: "stylesheet" | "url" | "import";
+                reference: string;
+                field?: string;
+            }[];
+        };
+        /** @description One page of a list (spec: Endpoints > Paging). */
+        FolderPage: {
+            items: components["schemas"]["Folder"][];
+            /** @description Pass as cursor for the next page; absent on the last page */
+            nextCursor?: string;
+        };
+        /** @description A workspace folder: templates and files live in folders. */
+        Folder: {
+            id: string;
+            name: string;
+            parentId?: string;
+            /** @description The names from the workspace's root, joined with /: brand/letters */
+            path: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
     };
     responses: {
@@ -2743,6 +2952,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "image",
+                 *       "filename": "logo.png",
+                 *       "mediaType": "image/png",
+                 *       "size": 48213,
+                 *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostAssetsBody"];
             };
         };
@@ -2754,6 +2972,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ast_01JQ7ZA1B2C3D4E5F6G7H8J9K0",
+                     *       "kind": "image",
+                     *       "filename": "logo.png",
+                     *       "mediaType": "image/png",
+                     *       "size": 48213,
+                     *       "sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+                     *       "state": "pending",
+                     *       "createdAt": "2026-11-27T04:00:00.000Z",
+                     *       "uploadUrl": "https://folio.example.com/v1/storage/uploads/eyJhIjoi...",
+                     *       "uploadHeaders": {
+                     *         "content-type": "image/png",
+                     *         "x-folio-sha256": "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+                     *       },
+                     *       "uploadExpiresAt": "2026-11-27T04:15:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RegisteredAsset"];
                 };
             };
@@ -3179,6 +3415,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+                     *       "state": "failed",
+                     *       "test": false,
+                     *       "source": "templateVersion",
+                     *       "format": "pdf",
+                     *       "templateId": "tpl_01JQ7YB0C8D9E0F1G2H3J4K5M6",
+                     *       "templateVersionId": "tv_01JQ7YC2P3Q4R5S6T7V8W9X0Y1",
+                     *       "createdAt": "2026-11-27T04:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T04:00:01.020Z",
+                     *       "startedAt": "2026-11-27T04:00:00.030Z",
+                     *       "finishedAt": "2026-11-27T04:00:01.020Z",
+                     *       "error": {
+                     *         "code": "RENDER_FAILED",
+                     *         "diagnostic": "template_error",
+                     *         "message": "customer.name: is missing from the data"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Render"];
                 };
             };
@@ -3236,14 +3492,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file: application/pdf, image/png or image/jpeg */
+            /** @description The render's file, in its format */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "application/pdf": string;
+                    "image/png": string;
+                    "image/jpeg": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3267,6 +3525,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "templateVersionId": "tv_01JQ7YC2P3Q4R5S6T7V8W9X0Y1",
+                 *           "data": {
+                 *             "customer": {
+                 *               "name": "Ada"
+                 *             }
+                 *           }
+                 *         },
+                 *         {
+                 *           "templateVersionId": "tv_01JQ7YC2P3Q4R5S6T7V8W9X0Y1",
+                 *           "data": {
+                 *             "customer": {
+                 *               "name": "Grace"
+                 *             }
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostRendersBatchBody"];
             };
         };
@@ -3278,6 +3558,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01JQ7Z9A1B2C3D4E5F6G7H8J9K",
+                     *       "createdAt": "2026-11-27T04:00:00.000Z",
+                     *       "total": 2,
+                     *       "counts": {
+                     *         "queued": 2,
+                     *         "processing": 0,
+                     *         "succeeded": 0,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "id": "rnd_01JQ7Z9B1",
+                     *           "state": "queued",
+                     *           "templateVersionId": "tv_01JQ7YC2P3Q4R5S6T7V8W9X0Y1",
+                     *           "test": false,
+                     *           "createdAt": "2026-11-27T04:00:00.000Z",
+                     *           "updatedAt": "2026-11-27T04:00:00.000Z"
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "id": "rnd_01JQ7Z9B2",
+                     *           "state": "queued",
+                     *           "templateVersionId": "tv_01JQ7YC2P3Q4R5S6T7V8W9X0Y1",
+                     *           "test": false,
+                     *           "createdAt": "2026-11-27T04:00:00.000Z",
+                     *           "updatedAt": "2026-11-27T04:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["BatchSummary"];
                 };
             };
@@ -3367,6 +3681,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The HTML the template string rendered to. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StringRenderResult"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3391,6 +3715,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The report, in the format asked for */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "text/html": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3572,6 +3908,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A published, unchangeable version of a template; renders name it by id. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersion"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3594,6 +3940,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A JSON Schema (draft 2020-12) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonSchema"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3620,6 +3976,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of a list (spec: Endpoints > Paging). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplatePage"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3642,6 +4008,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A template: its name, kind, draft revision and newest published version. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3663,6 +4039,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A template: its name, kind, draft revision and newest published version. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3685,6 +4071,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The ids deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3711,6 +4107,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A template: its name, kind, draft revision and newest published version. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Template"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3733,6 +4139,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A JSON Schema (draft 2020-12) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonSchema"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3755,6 +4171,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A template's current draft; saves name the revision they change (expectedRevision). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3781,6 +4207,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A template's current draft; saves name the revision they change (expectedRevision). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3807,6 +4243,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The preview, in the format asked for */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                    "image/png": string;
+                    "text/html": string;
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3835,6 +4283,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of a list (spec: Endpoints > Paging). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionPage"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3863,6 +4321,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of a list (spec: Endpoints > Paging). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersionPage"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3889,6 +4357,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A published, unchangeable version of a template; renders name it by id. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersion"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3912,6 +4390,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The ids deleted. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -3930,6 +4418,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A JSON Schema (draft 2020-12) */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonSchema"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4007,6 +4505,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/folio-events",
+                 *       "eventTypes": [
+                 *         "render.succeeded",
+                 *         "render.failed"
+                 *       ],
+                 *       "description": "Billing"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostWebhookEndpointsBody"];
             };
         };
@@ -4018,6 +4526,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whe_01JQ7ZB1C2D3E4F5G6H7J8K9M0",
+                     *       "url": "https://example.com/folio-events",
+                     *       "description": "Billing",
+                     *       "eventTypes": [
+                     *         "render.succeeded",
+                     *         "render.failed"
+                     *       ],
+                     *       "enabled": true,
+                     *       "createdAt": "2026-11-27T04:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T04:00:00.000Z",
+                     *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
                 };
             };
@@ -4282,6 +4805,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of a list (spec: Endpoints > Paging). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceFilePage"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4304,6 +4837,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A workspace file: a text file (a stylesheet...) or one backed by an asset. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceFile"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4325,6 +4868,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A workspace file: a text file (a stylesheet...) or one backed by an asset. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceFile"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4347,6 +4900,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description 200 OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedOne"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4373,6 +4936,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A workspace file: a text file (a stylesheet...) or one backed by an asset. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceFile"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4399,6 +4972,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A workspace file: a text file (a stylesheet...) or one backed by an asset. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkspaceFile"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4421,6 +5004,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Who uses a file. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileUsageList"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4446,6 +5039,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description One page of a list (spec: Endpoints > Paging). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderPage"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4468,6 +5071,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A workspace folder: templates and files live in folders. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Folder"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4489,6 +5102,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A workspace folder: templates and files live in folders. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Folder"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4511,6 +5134,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description 200 OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedOne"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -4537,6 +5170,16 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A workspace folder: templates and files live in folders. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Folder"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
