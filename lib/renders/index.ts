@@ -18,7 +18,7 @@ import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource }
 import type { CallerDocument } from "../documents/caller-document";
 import type { CreateRenderInput, Render, RenderListQuery, RenderVersionInput } from "./schemas";
 
-export { BatchItemInput, CreateRenderInput, RenderListQuery, RenderVersionInput, type Render } from "./schemas";
+export { BatchItemInput, CreateRenderInput, Render, RenderPage, RenderListQuery, RenderVersionInput } from "./schemas";
 
 export const contentTypes: Record<RenderFormat, string> = { pdf: "application/pdf", png: "image/png", jpeg: "image/jpeg" };
 export const extensions: Record<RenderFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
