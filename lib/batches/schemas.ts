@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RenderState } from "../db/schema";
+import { renderStates, type RenderState } from "../db/schema";
 
 /**
  * POST /v1/renders/batch. Items are checked one by one by the verb (BatchItemInput) so that an
@@ -10,21 +10,25 @@ export const CreateBatchInput = z.strictObject({
 });
 export type CreateBatchInput = z.infer<typeof CreateBatchInput>;
 
-export type BatchItem = {
-  index: number;
-  id: string;
-  state: RenderState;
-  templateVersionId?: string;
-  test: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+export const BatchItem = z.object({
+  index: z.number().int(),
+  id: z.string(),
+  state: z.enum(renderStates),
+  templateVersionId: z.string().optional(),
+  test: z.boolean(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type BatchItem = z.infer<typeof BatchItem>;
 
 /** spec: Batch summary. */
-export type BatchSummary = {
-  id: string;
-  createdAt: string;
-  total: number;
-  counts: Record<RenderState, number>;
-  items: BatchItem[];
-};
+export const BatchSummary = z
+  .object({
+    id: z.string(),
+    createdAt: z.iso.datetime(),
+    total: z.number().int(),
+    counts: z.object(Object.fromEntries(renderStates.map((s) => [s, z.number().int()])) as Record<RenderState, z.ZodNumber>),
+    items: z.array(BatchItem),
+  })
+  .meta({ id: "BatchSummary", description: "A batch: how many of its renders are in each state, and each item's render." });
+export type BatchSummary = z.infer<typeof BatchSummary>;

@@ -43,7 +43,7 @@ type Options<A extends Auth, B extends z.ZodType, Q extends z.ZodType, P extends
 };
 
 /** A success answer: the zod schema of its JSON body, or a non-JSON answer (content type and words). */
-export type Responses = Record<number, z.ZodType | { contentType: string; description: string }>;
+export type Responses = Record<number, z.ZodType | { contentType: string | string[]; description: string }>;
 
 /** The options an apiRoute handler was made with, kept on it for the OpenAPI generator (lib/http/openapi). */
 export type RouteSpec = Omit<Options<Auth, z.ZodType, z.ZodType, z.ZodType>, "body" | "query" | "params"> & {

@@ -120,7 +120,7 @@ export function operationOf(method: string, path: string, spec: RouteSpec): ZodO
         : {
             description: answer.description,
             headers: { "x-request-id": RequestIdHeader },
-            content: { [answer.contentType]: { schema: { type: "string", contentMediaType: answer.contentType } } },
+            content: Object.fromEntries([answer.contentType].flat().map((t) => [t, { schema: { type: "string", contentMediaType: t } }])),
           };
   }
   Object.assign(op.responses, errorResponses(spec, path));

@@ -8,7 +8,7 @@ export const GET = apiRoute(
     auth: "apiKeyOrSession",
     scope: "render:read",
     summary: "Download a render's file",
-    responses: { 200: { contentType: "application/octet-stream", description: "The file: application/pdf, image/png or image/jpeg" } },
+    responses: { 200: { contentType: ["application/pdf", "image/png", "image/jpeg"], description: "The render's file, in its format" } },
   }, async ({ ctx, params }) =>
   fileResponse(await renders.getRenderFile(ctx, params.id!)),
 );
