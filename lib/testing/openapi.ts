@@ -97,7 +97,7 @@ function validate(c: Compiled, key: string, body: unknown, where: string) {
     const errors = r.errors
       .filter((e) => !/^(#\/\$ref|.*\/(anyOf|allOf|oneOf|\$ref|properties|items))$/.test(e.keywordLocation) || r.errors.length < 3)
       .slice(0, 6)
-      .map((e) => `  ${e.instanceLocation}: ${e.error} (${e.keywordLocation})`)
+      .map((e) => `  ${e.instanceLocation}: ${e.error === "False boolean schema." ? "a field the document does not name" : e.error} (${e.keywordLocation})`)
       .join("\n");
     throw new Error(`OpenAPI: ${where}, which does not fit the document:\n${errors}\nbody: ${JSON.stringify(body).slice(0, 600)}`);
   }
