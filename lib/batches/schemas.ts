@@ -6,7 +6,7 @@ import { renderStates, type RenderState } from "../db/schema";
  * error names its item ("Batch item N: ...").
  */
 export const CreateBatchInput = z.strictObject({
-  items: z.array(z.unknown()).min(1, "must hold at least 1 item").max(100, "must hold at most 100 items"),
+  items: z.array(z.unknown().meta({ description: "A render request as POST /v1/renders takes it, without waitMs" })).min(1, "must hold at least 1 item").max(100, "must hold at most 100 items"),
 });
 export type CreateBatchInput = z.infer<typeof CreateBatchInput>;
 

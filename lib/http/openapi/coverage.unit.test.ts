@@ -10,6 +10,8 @@ import { DOWNLOAD_PREFIX } from "../node-downloads";
 import { UPLOAD_PREFIX } from "../node-uploads";
 import { routeModules } from "@/app/v1/openapi.json/routes";
 import { GET as openapiGet } from "@/app/v1/openapi.json/route";
+import { checkAnswer } from "../../testing/openapi";
+import type { ApiHandler } from "../api-route";
 import { buildDocument, METHODS, type OpenApiDocument } from "./document";
 import { examples } from "./examples";
 import { extraOperations } from "./extra";
@@ -68,6 +70,7 @@ describe("the OpenAPI document", () => {
       expect(o.tags?.length, key).toBe(1);
       expect(o.security, key).toBeDefined();
       expect(o.responses.default, key).toBeDefined();
+      expect(Object.keys(o.responses).some((s) => /^2\d\d$/.test(s)), `${key} describes its success answer (apiRoute's responses)`).toBe(true);
       const json = o.requestBody?.content["application/json"];
       if (json) expect(json.schema.$ref, `${key}'s body is a named schema`).toMatch(/^#\/components\/schemas\//);
       for (const [status, r] of Object.entries(o.responses)) {
@@ -77,8 +80,14 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("examples: each example is of an operation in the document", () => {
+  it("examples: each is of an operation in the document, its request passes the body schema and its answers fit the document", async () => {
     const keys = new Set(ops(doc).map((o) => o.key));
-    for (const key of Object.keys(examples)) expect(keys.has(key), key).toBe(true);
-  });
+    for (const [key, ex] of Object.entries(examples)) {
+      expect(keys.has(key), key).toBe(true);
+      const [method, path] = key.split(" ") as [string, string];
+      const route = routeModules.find((r) => r.path === path)?.module[method] as ApiHandler | undefined;
+      if (ex.request !== undefined) expect(route?.spec.body?.safeParse(ex.request).error, `${key} request example`).toBeUndefined();
+      for (const [status, body] of Object.entries(ex.responses ?? {})) await checkAnswer(method, path, Number(status), "application/json", body);
+    }
+  }, 60_000);
 });
