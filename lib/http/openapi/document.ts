@@ -24,10 +24,11 @@ export function operationIdOf(method: string, path: string): string {
 }
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** The tag of a path: its resource, the first word after /v1 (platform/workspaces is "Platform"). */
+/** The tag of a path: its resource, the first word after /v1 in sentence case (platform/workspaces is "Platform"). */
 export function tagOf(path: string): string {
   const first = path.split("/")[2] ?? "";
-  return first === "openapi.json" ? "Instance" : first.split("-").map(cap).join(" ");
+  if (first === "api-keys") return "API keys";
+  return cap(first.replaceAll("-", " "));
 }
 
 const AUTH_WORDS: Record<RouteSpec["auth"], string> = {
@@ -173,7 +174,12 @@ export function buildDocument(routes: RouteModule[], publicUrl: string): OpenApi
       components: {
         securitySchemes: {
           ApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "A workspace's API key; its scopes decide what it may do." },
-          ConsoleSession: { type: "apiKey", in: "cookie", name: "authjs.session-token", description: "A person signed in to the web console (its role decides the scopes)." },
+          ConsoleSession: {
+            type: "apiKey",
+            in: "cookie",
+            name: "authjs.session-token",
+            description: "A person signed in to the web console at /sign-in (its role decides the scopes); over HTTPS the cookie is __Secure-authjs.session-token.",
+          },
         },
         headers: {
           RequestId: { description: "The request's id (the caller's x-request-id when well formed); quote it when reporting a problem.", schema: { type: "string" } },
