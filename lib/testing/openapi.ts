@@ -1,13 +1,16 @@
 import { Validator, type Schema } from "@cfworker/json-schema";
+import { inject } from "vitest";
 
 /**
- * Checks the test suite's real answers against the OpenAPI document (the one GET /v1/openapi.json
- * serves, built here from the same route modules): each JSON answer, success or error, must fit the schema of its path,
+ * Checks the test suite's real answers against the OpenAPI document: the one GET /v1/openapi.json
+ * served when the integration tests' servers started (lib/testing/global-setup.ts), or, in unit
+ * tests, one built here from the same route modules. Each JSON answer, success or error, must fit the schema of its path,
  * method and status, or the test fails naming them and the violation. This is the proof that the
  * document is true. why strict here: every object of a response schema gets
  * `additionalProperties: false` (where it says nothing else), so an answer's field the document
- * lacks fails a test and the document stays complete. why built here and not fetched: a test that
- * stops the database would see GET /v1/openapi.json refused (its rate limit counts in the database).
+ * lacks fails a test and the document stays complete. why fetched once at set-up and not by each
+ * test: a test that stops the database would see GET /v1/openapi.json refused (its rate limit counts
+ * in the database).
  */
 
 type Doc = {
@@ -48,6 +51,8 @@ function strict(s: unknown): unknown {
 /** The document, built once per test process (its first use imports every route module: seconds). */
 export async function documentOf(): Promise<Compiled> {
   document ??= (async () => {
+    const served = inject("openapiDocument");
+    if (served) return compile(JSON.parse(served) as Doc);
     const [{ buildDocument }, { routeModules }, { GET }] = await Promise.all([
       import("../http/openapi/document"),
       import("@/app/v1/openapi.json/routes"),

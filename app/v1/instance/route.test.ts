@@ -40,7 +40,7 @@ describe("GET /v1/openapi.json", () => {
     expect(res.body.servers[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const render = res.body.paths["/v1/renders"].post;
     expect(render).toMatchObject({ operationId: "postRenders", tags: ["Renders"], security: [{ ApiKey: [] }], "x-folio-scopes": ["render:create"] });
-    expect(render.parameters).toContainEqual(expect.objectContaining({ in: "header", name: "idempotency-key" }));
+    expect(render.parameters).toContainEqual(expect.objectContaining({ in: "header", name: "Idempotency-Key" }));
     expect(res.body.components.responses.RateLimited.headers["retry-after"]).toBeDefined();
     expect(res.body.components.schemas.Error.properties.error.properties.code.enum).toContain("RATE_LIMITED");
     const etag = res.headers.get("etag");

@@ -68,6 +68,7 @@ describe("the OpenAPI document", () => {
       const o = op as { summary?: string; tags?: string[]; security?: unknown; responses: Record<string, unknown>; requestBody?: { content: Record<string, { schema: { $ref?: string } }> } };
       expect(o.summary, key).toBeTruthy();
       expect(o.tags?.length, key).toBe(1);
+      expect(doc.tags?.find((t) => t.name === o.tags![0])?.description, `${key}'s tag is described`).toBeTruthy();
       expect(o.security, key).toBeDefined();
       expect(o.responses.default, key).toBeDefined();
       expect(Object.keys(o.responses).some((s) => /^2\d\d$/.test(s)), `${key} describes its success answer (apiRoute's responses)`).toBe(true);

@@ -45,6 +45,26 @@ const SECURITY: Record<RouteSpec["auth"], Record<string, string[]>[]> = {
   none: [],
 };
 
+/** What each resource is, for the reference's sections. */
+const TAG_WORDS: Record<string, string> = {
+  "API keys": "Keys programs call the API with; each has scopes. Managed by a person signed in to the console.",
+  Assets: "Fonts, images, stylesheets and workbooks documents use: register, then upload the bytes to the link.",
+  "Audit events": "Who did what in the workspace.",
+  Instance: "What this Folio instance is, and this document.",
+  Platform: "Administration of every workspace, for the platform's administrators.",
+  "Render limits": "The workspace's limits and how much of each is in use.",
+  Renders: "Rendering documents to PDF, PNG or JPEG, one at a time or in batches.",
+  Reports: "Rendering a published template by name and answering the file at once.",
+  Storage: "Signed download and upload links; the link is the whole credential.",
+  "Storage destinations": "S3-compatible buckets renders upload their files to.",
+  "Template versions": "Published, unchangeable versions of templates.",
+  Templates: "Component and Handlebars templates: drafts, revisions, versions and previews.",
+  Usage: "What the workspace rendered, by day.",
+  "Webhook endpoints": "Where Folio sends signed events when renders end, and the deliveries.",
+  "Workspace files": "Text files (stylesheets...) and asset-backed files templates use by path.",
+  "Workspace folders": "Folders that hold templates and workspace files.",
+};
+
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
 /** The error answers every operation may give, besides those its verbs name (the `default` answer). */
@@ -101,7 +121,7 @@ export function operationOf(method: string, path: string, spec: RouteSpec): ZodO
   const requestParams: NonNullable<ZodOpenApiOperationObject["requestParams"]> = {};
   if (params) requestParams.path = params as never;
   if (spec.query) requestParams.query = spec.query as never;
-  if (spec.idempotency) requestParams.header = z.object({ "idempotency-key": IdempotencyKeyHeader.optional() }) as never;
+  if (spec.idempotency) requestParams.header = z.object({ "Idempotency-Key": IdempotencyKeyHeader.optional() }) as never;
   if (Object.keys(requestParams).length) op.requestParams = requestParams;
   if (spec.body) {
     op.requestBody = {
@@ -169,7 +189,7 @@ export function buildDocument(routes: RouteModule[], publicUrl: string): OpenApi
           "`x-folio-auth` says which credential an operation takes, `x-folio-scopes` the scopes an API key needs for it (verbs may need more, said in the description).",
       },
       servers: [{ url: publicUrl.replace(/\/$/, ""), description: "This Folio instance" }],
-      tags: tags.map((name) => ({ name })),
+      tags: tags.map((name) => ({ name, ...(TAG_WORDS[name] ? { description: TAG_WORDS[name] } : {}) })),
       paths,
       components: {
         securitySchemes: {
