@@ -32,7 +32,8 @@ export function toRender(r: RenderRow): Render {
     id: r.id,
     state: r.state,
     test: r.test,
-    source: r.source,
+    // why a cast: the column is text; every source written is one of renderSources (lib/templates/prepared-source.ts).
+    source: r.source as Render["source"],
     format: r.format,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),

@@ -92,6 +92,9 @@ const { waitMs: _waitMs, ...itemFields } = renderFields;
 export const BatchItemInput = z.strictObject(itemFields).superRefine(renderInputRules);
 export type BatchItemInput = z.infer<typeof BatchItemInput>;
 
+/** Where a render's document came from (lib/templates/prepared-source.ts). */
+export const renderSources = ["document", "templateVersion", "preview", "editorPreview", "nodeDocument", "report"] as const;
+
 /** GET /v1/renders: a page, optionally only renders in one state and of one kind (test or not). */
 export const RenderListQuery = PageQuery.extend({
   state: z.enum(renderStates).optional(),
@@ -102,7 +105,7 @@ export const RenderListQuery = PageQuery.extend({
     .transform((v) => v === "true")
     .optional(),
   /** Only renders of one source; without it, every source but editorPreview (docs/api.md, GET /v1/renders). */
-  source: z.enum(["document", "templateVersion", "preview", "editorPreview", "nodeDocument", "report"]).optional(),
+  source: z.enum(renderSources).optional(),
 });
 export type RenderListQuery = z.infer<typeof RenderListQuery>;
 /** The filters of a render list, apart from paging. */
@@ -129,7 +132,7 @@ export const Render = z
     id: z.string(),
     state: z.enum(["queued", "processing", "succeeded", "failed", "cancelled"]),
     test: z.boolean(),
-    source: z.string().meta({ description: "document, templateVersion, preview, editorPreview, nodeDocument or report" }),
+    source: z.enum(renderSources).meta({ description: "Where the document came from" }),
     format: z.enum(["pdf", "png", "jpeg"]),
     templateId: z.string().optional(),
     templateVersionId: z.string().optional(),
@@ -140,7 +143,10 @@ export const Render = z
     startedAt: Timestamp.optional(),
     finishedAt: Timestamp.optional(),
     result: RenderResult.optional().meta({ description: "Set once the render succeeded" }),
-    error: z.object({ code: z.string(), diagnostic: z.string(), message: z.string() }).optional().meta({ description: "Set once the render failed" }),
+    error: z
+      .object({ code: z.string().meta({ description: "One of the error codes (RENDER_FAILED, RENDER_TIMEOUT...)" }), diagnostic: z.string().meta({ description: "What failed, in a fixed word (docs/api.md)" }), message: z.string() })
+      .optional()
+      .meta({ description: "Set once the render failed" }),
   })
   .meta({ id: "Render", description: "A render: its state and, once it ended, its result or error." });
 export type Render = z.infer<typeof Render>;
