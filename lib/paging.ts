@@ -3,12 +3,19 @@ import { invalidValue } from "./errors";
 
 /** spec: Endpoints > Paging. Query of every paged list; lists add their own filters with .extend(). */
 export const PageQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-  cursor: z.string().min(1).max(512).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25).meta({ description: "Items per page, 1 to 100" }),
+  cursor: z.string().min(1).max(512).optional().meta({ description: "The nextCursor of the previous page; without it, the first page" }),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
 export type Page<T> = { items: T[]; nextCursor?: string };
+
+/** A page's schema for the OpenAPI document: its items and, when another page exists, its cursor. */
+export function pageOf<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .object({ items: z.array(item), nextCursor: z.string().optional().meta({ description: "Pass as cursor for the next page; absent on the last page" }) })
+    .meta({ id, description: "One page of a list (spec: Endpoints > Paging)." });
+}
 
 /** The position after which the next page starts: newest-first lists order by (createdAt, id). */
 export type Cursor = { createdAt: Date; id: string };

@@ -18,7 +18,7 @@ import { blobKey, type AssetRef } from "../documents/asset-refs";
 import * as repo from "./repository";
 import { imageKinds, MAX_ASSET_BYTES, type Asset, type AssetListQuery, type AssetUser, type RegisteredAsset, type RegisterAssetInput } from "./schemas";
 
-export { AssetListQuery, kindMediaTypes, MAX_ASSET_BYTES, RegisterAssetInput, type Asset, type AssetUser, type RegisteredAsset } from "./schemas";
+export { Asset, AssetListQuery, AssetPage, kindMediaTypes, MAX_ASSET_BYTES, RegisterAssetInput, RegisteredAsset, type AssetUser } from "./schemas";
 export type { AssetRow } from "../db/schema";
 
 /** The API view of an asset; with `link`, a ready asset gets a fresh five-minute download link. */

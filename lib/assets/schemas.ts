@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { assetKinds, type AssetKind } from "../db/schema";
+import { assetKinds } from "../db/schema";
 import { kindMediaTypes } from "./kinds";
-import { PageQuery } from "../paging";
+import { PageQuery, pageOf } from "../paging";
 
 export { imageKinds, kindMediaTypes, MAX_ASSET_BYTES } from "./kinds";
 
@@ -48,22 +48,30 @@ export type AssetListQuery = z.infer<typeof AssetListQuery>;
  * The API view of an asset (docs/api.md, Assets). `uploadedAt` once its bytes arrived;
  * `downloadUrl` and `expiresAt` (a fresh five-minute link) on GET of one ready asset.
  */
-export type Asset = {
-  id: string;
-  kind: AssetKind;
-  filename: string;
-  mediaType: string;
-  size: number;
-  sha256: string;
-  state: "pending" | "ready";
-  createdAt: string;
-  uploadedAt?: string;
-  downloadUrl?: string;
-  expiresAt?: string;
-};
+export const Asset = z
+  .object({
+    id: z.string(),
+    kind: z.enum(assetKinds),
+    filename: z.string(),
+    mediaType: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    state: z.enum(["pending", "ready"]),
+    createdAt: z.iso.datetime(),
+    uploadedAt: z.iso.datetime().optional(),
+    downloadUrl: z.url().optional(),
+    expiresAt: z.iso.datetime().optional(),
+  })
+  .meta({ id: "Asset", description: "An asset: a font, image or other file documents use." });
+export type Asset = z.infer<typeof Asset>;
+export const AssetPage = pageOf(Asset, "AssetPage");
 
 /** What POST /v1/assets answers: the asset plus where and how to upload its bytes. */
-export type RegisteredAsset = Asset & { uploadUrl: string; uploadHeaders: Record<string, string>; uploadExpiresAt: string };
+export const RegisteredAsset = Asset.extend({ uploadUrl: z.url(), uploadHeaders: z.record(z.string(), z.string()), uploadExpiresAt: z.iso.datetime() }).meta({
+  id: "RegisteredAsset",
+  description: "A registered asset and where and how to upload its bytes (PUT the bytes to uploadUrl with uploadHeaders).",
+});
+export type RegisteredAsset = z.infer<typeof RegisteredAsset>;
 
 /** Who uses an asset (a 409's details and the console's usage count). */
 export type AssetUser = { type: "workspaceFile" | "template"; id: string; message: string };

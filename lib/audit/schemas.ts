@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PageQuery } from "../paging";
+import { PageQuery, pageOf } from "../paging";
 
 /** GET /v1/audit-events: a page, optionally of one actor (its id) and one action. */
 export const AuditListQuery = PageQuery.extend({
@@ -8,12 +8,16 @@ export const AuditListQuery = PageQuery.extend({
 });
 export type AuditListQuery = z.infer<typeof AuditListQuery>;
 
-export type AuditEvent = {
-  id: string;
-  action: string;
-  actor: { type: "user" | "apiKey" | "system"; id: string };
-  targetType: string;
-  targetId: string;
-  createdAt: string;
-  details: Record<string, unknown>;
-};
+export const AuditEvent = z
+  .object({
+    id: z.string(),
+    action: z.string(),
+    actor: z.object({ type: z.enum(["user", "apiKey", "system"]), id: z.string() }),
+    targetType: z.string(),
+    targetId: z.string(),
+    createdAt: z.iso.datetime(),
+    details: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "AuditEvent", description: "Who did what to which resource, and when." });
+export type AuditEvent = z.infer<typeof AuditEvent>;
+export const AuditEventPage = pageOf(AuditEvent, "AuditEventPage");

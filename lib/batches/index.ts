@@ -17,7 +17,7 @@ import { admitBatch } from "./admission";
 import * as repo from "./repository";
 import type { BatchSummary } from "./schemas";
 
-export { CreateBatchInput, type BatchSummary, type BatchItem } from "./schemas";
+export { BatchSummary, CreateBatchInput, type BatchItem } from "./schemas";
 export { combinedPdf } from "./combined";
 import { combineRefusal } from "./combined";
 

@@ -55,15 +55,24 @@ export const RenderDestinationInput = z.strictObject({
 export type RenderDestinationInput = z.infer<typeof RenderDestinationInput>;
 
 /** A destination as the API shows it: never the secret. */
-export type StorageDestination = {
-  id: string;
-  name: string;
-  endpoint?: string;
-  region: string;
-  bucket: string;
-  prefix?: string;
-  forcePathStyle: boolean;
-  accessKeyId: string;
-  createdAt: string;
-  updatedAt: string;
-};
+export const StorageDestination = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    endpoint: z.string().optional(),
+    region: z.string(),
+    bucket: z.string(),
+    prefix: z.string().optional(),
+    forcePathStyle: z.boolean(),
+    accessKeyId: z.string(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "StorageDestination", description: "An S3-compatible bucket renders upload to; never its secret." });
+export type StorageDestination = z.infer<typeof StorageDestination>;
+const TestUpload = z.object({ objectKey: z.string(), deleted: z.boolean() }).meta({ description: "The test object written (and deleted) to check the credentials" });
+export const StorageDestinationTested = StorageDestination.extend({ testUpload: TestUpload.optional() }).meta({
+  id: "StorageDestinationTested",
+  description: "A destination after a change, with the test upload that checked it (when the change needed one).",
+});
+export const StorageDestinationList = z.object({ items: z.array(StorageDestination) }).meta({ id: "StorageDestinationList" });

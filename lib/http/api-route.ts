@@ -29,7 +29,31 @@ type Options<A extends Auth, B extends z.ZodType, Q extends z.ZodType, P extends
    * "read" and every other method "change"s the workspace.
    */
   effect?: Effect;
+  /** The OpenAPI document's words for the operation (lib/http/openapi): a one-line summary and a description. */
+  summary?: string;
+  description?: string;
+  /** The resource the operation belongs to: its tag in the document. */
+  tag?: string;
+  /**
+   * What the operation answers on success, by status: a zod schema of the JSON body, or a
+   * description of a non-JSON answer (a file). Read only by the document's generator and the tests.
+   * why not validated here: the answer is built by our own code, and the hot path stays free of it.
+   */
+  responses?: Responses;
 };
+
+/** A success answer: the zod schema of its JSON body, or a non-JSON answer (content type and words). */
+export type Responses = Record<number, z.ZodType | { contentType: string | string[]; description: string }>;
+
+/** The options an apiRoute handler was made with, kept on it for the OpenAPI generator (lib/http/openapi). */
+export type RouteSpec = Omit<Options<Auth, z.ZodType, z.ZodType, z.ZodType>, "body" | "query" | "params"> & {
+  auth: Auth;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+};
+
+export type ApiHandler = ((req: Request, routeCtx?: RouteContext) => Promise<Response>) & { readonly spec: RouteSpec };
 
 type Input<A extends Auth, B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> = {
   ctx: A extends "none" ? undefined : Ctx;
@@ -59,8 +83,8 @@ export function apiRoute<
   B extends z.ZodType = typeof NoBody,
   Q extends z.ZodType = typeof NoQuery,
   P extends z.ZodType = typeof AnyParams,
->(options: Options<A, B, Q, P>, handler: (input: Input<A, B, Q, P>) => Promise<unknown> | unknown) {
-  return async (req: Request, routeCtx?: RouteContext): Promise<Response> => {
+>(options: Options<A, B, Q, P>, handler: (input: Input<A, B, Q, P>) => Promise<unknown> | unknown): ApiHandler {
+  const serve = async (req: Request, routeCtx?: RouteContext): Promise<Response> => {
     const x = beginRequest(req.headers.get("x-request-id"));
     const url = new URL(req.url);
     let response: Response;
@@ -91,6 +115,7 @@ export function apiRoute<
     logRequest(x, req.method, url.pathname, response.status);
     return response;
   };
+  return Object.assign(serve, { spec: { ...options, auth: options.auth ?? "apiKey" } as RouteSpec });
 }
 
 async function authenticate(req: Request, auth: Auth, requestId: string, effect: Effect): Promise<Ctx | undefined> {

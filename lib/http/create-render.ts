@@ -11,7 +11,17 @@ import { Reply } from "./reply";
  */
 // spec: Limits > Request bodies: POST /v1/renders takes up to 11 MiB.
 export const createRenderRoute = apiRoute(
-  { scope: "render:create", body: renders.CreateRenderInput, bodyLimit: 11 * MiB, idempotency: true },
+  {
+    scope: "render:create",
+    body: renders.CreateRenderInput,
+    bodyLimit: 11 * MiB,
+    idempotency: true,
+    summary: "Create a render",
+    description:
+      "Renders one document from exactly one source: `document` (HTML and its settings), `templateVersionId` with `data`, `preview` (a template's draft) or `nodeDocument`. " +
+      "Answers 202 with the queued render, or 200 with the ended render when `waitMs` was long enough. Bodies up to 11 MiB.",
+    responses: { 200: renders.Render, 202: renders.Render },
+  },
   async ({ ctx, body, idempotencyKey }) => {
     // why waitMs is left out of "the same request": it says how long to wait, not what to render, so a
     // retry after a timeout may wait longer (spec: Endpoints > Renders rule 4).

@@ -1,10 +1,14 @@
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 import pkg from "../../package.json";
 import { config } from "../config";
 import { db } from "../db/client";
 import { log } from "../log";
 
-export type Instance = { name: "Folio"; version: string; deployment: "self-hosted" | "hosted"; apiVersion: "v1"; publicUrl: string };
+export const Instance = z
+  .object({ name: z.literal("Folio"), version: z.string(), deployment: z.enum(["self-hosted", "hosted"]), apiVersion: z.literal("v1"), publicUrl: z.url() })
+  .meta({ id: "Instance", description: "What this Folio instance is." });
+export type Instance = z.infer<typeof Instance>;
 
 /** decisions.md: Instance and health. */
 export function getInstance(): Instance {

@@ -12,16 +12,24 @@ export const CreateKeyInput = z.strictObject({
 });
 export type CreateKeyInput = z.infer<typeof CreateKeyInput>;
 
-export type ApiKey = {
-  id: string;
-  name: string;
-  scopes: string[];
-  prefix: string;
-  createdAt: string;
-  expiresAt?: string;
-  lastUsedAt?: string;
-  /** Set once the key was rotated: it keeps working until expiresAt (15 minutes at most) and cannot be rotated again. */
-  rotatedAt?: string;
-  status: "active" | "revoked" | "expired";
-  setByServer: boolean;
-};
+export const ApiKey = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    prefix: z.string().meta({ description: "The key's first characters, to tell keys apart (never the secret)" }),
+    createdAt: z.iso.datetime(),
+    expiresAt: z.iso.datetime().optional(),
+    lastUsedAt: z.iso.datetime().optional(),
+    /** Set once the key was rotated: it keeps working until expiresAt (15 minutes at most) and cannot be rotated again. */
+    rotatedAt: z.iso.datetime().optional().meta({ description: "Set once the key was rotated: it keeps working until expiresAt (15 minutes at most)" }),
+    status: z.enum(["active", "revoked", "expired"]),
+    setByServer: z.boolean().meta({ description: "The deploy key FOLIO_API_KEY sets: the console cannot change it" }),
+  })
+  .meta({ id: "ApiKey", description: "An API key, never its secret." });
+export type ApiKey = z.infer<typeof ApiKey>;
+export const ApiKeyWithSecret = ApiKey.extend({ secret: z.string().meta({ description: "The key itself: shown this once, never again" }) }).meta({
+  id: "ApiKeyWithSecret",
+  description: "A new or rotated API key with its secret, shown only in this answer.",
+});
+export const ApiKeyList = z.object({ items: z.array(ApiKey) }).meta({ id: "ApiKeyList" });

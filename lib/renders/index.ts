@@ -18,7 +18,7 @@ import { fromDraft, fromNodeDocument, fromTemplateVersion, type PreparedSource }
 import type { CallerDocument } from "../documents/caller-document";
 import type { CreateRenderInput, Render, RenderListQuery, RenderVersionInput } from "./schemas";
 
-export { BatchItemInput, CreateRenderInput, RenderListQuery, RenderVersionInput, WaitQuery, type Render } from "./schemas";
+export { BatchItemInput, CreateRenderInput, Render, RenderPage, RenderListQuery, RenderVersionInput, WaitQuery } from "./schemas";
 
 export const contentTypes: Record<RenderFormat, string> = { pdf: "application/pdf", png: "image/png", jpeg: "image/jpeg" };
 export const extensions: Record<RenderFormat, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
@@ -32,7 +32,8 @@ export function toRender(r: RenderRow): Render {
     id: r.id,
     state: r.state,
     test: r.test,
-    source: r.source,
+    // why a cast: the column is text; every source written is one of renderSources (lib/templates/prepared-source.ts).
+    source: r.source as Render["source"],
     format: r.format,
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),

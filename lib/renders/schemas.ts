@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { renderFormats, renderStates } from "../db/schema";
-import { PageQuery } from "../paging";
+import { PageQuery, pageOf } from "../paging";
 import { RenderDestinationInput } from "../destinations/schemas";
 import { NodeDocument } from "../templates/schema";
 import { CallerDocument } from "../documents/caller-document";
@@ -102,6 +102,9 @@ const { waitMs: _waitMs, ...itemFields } = renderFields;
 export const BatchItemInput = z.strictObject(itemFields).superRefine(renderInputRules);
 export type BatchItemInput = z.infer<typeof BatchItemInput>;
 
+/** Where a render's document came from (lib/templates/prepared-source.ts). */
+export const renderSources = ["document", "templateVersion", "preview", "editorPreview", "nodeDocument", "report"] as const;
+
 /** GET /v1/renders: a page, optionally only renders in one state and of one kind (test or not). */
 export const RenderListQuery = PageQuery.extend({
   state: z.enum(renderStates).optional(),
@@ -112,38 +115,50 @@ export const RenderListQuery = PageQuery.extend({
     .transform((v) => v === "true")
     .optional(),
   /** Only renders of one source; without it, every source but editorPreview (docs/api.md, GET /v1/renders). */
-  source: z.enum(["document", "templateVersion", "preview", "editorPreview", "nodeDocument", "report"]).optional(),
+  source: z.enum(renderSources).optional(),
 });
 export type RenderListQuery = z.infer<typeof RenderListQuery>;
 /** The filters of a render list, apart from paging. */
 export type RenderFilter = { state?: RenderListQuery["state"]; test?: boolean; batchId?: string; source?: RenderListQuery["source"] };
 
-export type RenderResult = {
-  downloadUrl?: string;
-  expiresAt?: string;
-  pageCount: number;
-  outputBytes: number;
-  durationMs: number;
-  /** Where the file was uploaded: the destination's name and the full object key. */
-  destination?: { name: string; key: string };
-  /** Diagnostics of a render that still succeeded (font_glyphs_missing); absent when none. */
-  warnings?: { diagnostic: string; message: string }[];
-};
+const Timestamp = z.iso.datetime();
 
-export type Render = {
-  id: string;
-  state: "queued" | "processing" | "succeeded" | "failed" | "cancelled";
-  test: boolean;
-  source: string;
-  format: "pdf" | "png" | "jpeg";
-  templateId?: string;
-  templateVersionId?: string;
-  batchId?: string;
-  batchIndex?: number;
-  createdAt: string;
-  updatedAt: string;
-  startedAt?: string;
-  finishedAt?: string;
-  result?: RenderResult;
-  error?: { code: string; diagnostic: string; message: string };
-};
+export const RenderResult = z.object({
+  downloadUrl: z.url().optional().meta({ description: "A five-minute link to the file (absent when the file is not kept)" }),
+  expiresAt: Timestamp.optional(),
+  pageCount: z.number().int(),
+  outputBytes: z.number().int(),
+  durationMs: z.number().int(),
+  /** Where the file was uploaded: the destination's name and the full object key. */
+  destination: z.object({ name: z.string(), key: z.string() }).optional().meta({ description: "Where the file was uploaded: the destination's name and the full object key" }),
+  /** Diagnostics of a render that still succeeded (font_glyphs_missing); absent when none. */
+  warnings: z.array(z.object({ diagnostic: z.string(), message: z.string() })).optional(),
+});
+export type RenderResult = z.infer<typeof RenderResult>;
+
+/** The API view of a render (lib/renders toRender). */
+export const Render = z
+  .object({
+    id: z.string(),
+    state: z.enum(["queued", "processing", "succeeded", "failed", "cancelled"]),
+    test: z.boolean(),
+    source: z.enum(renderSources).meta({ description: "Where the document came from" }),
+    format: z.enum(["pdf", "png", "jpeg"]),
+    templateId: z.string().optional(),
+    templateVersionId: z.string().optional(),
+    batchId: z.string().optional(),
+    batchIndex: z.number().int().optional(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    startedAt: Timestamp.optional(),
+    finishedAt: Timestamp.optional(),
+    result: RenderResult.optional().meta({ description: "Set once the render succeeded" }),
+    error: z
+      .object({ code: z.string().meta({ description: "One of the error codes (RENDER_FAILED, RENDER_TIMEOUT...)" }), diagnostic: z.string().meta({ description: "What failed, in a fixed word (docs/api.md)" }), message: z.string() })
+      .optional()
+      .meta({ description: "Set once the render failed" }),
+  })
+  .meta({ id: "Render", description: "A render: its state and, once it ended, its result or error." });
+export type Render = z.infer<typeof Render>;
+
+export const RenderPage = pageOf(Render, "RenderPage");

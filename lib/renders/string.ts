@@ -23,7 +23,10 @@ export type StringRenderInput = z.infer<typeof StringRenderInput>;
  * "partial <name>" and the line; a step over the sandbox's limits LIMIT_EXCEEDED. `signal` (the
  * request's) ends the step when the client goes away.
  */
-export async function renderString(input: StringRenderInput, signal?: AbortSignal): Promise<{ html: string }> {
+/** What POST /v1/renders/string answers. */
+export const StringRenderResult = z.object({ html: z.string() }).meta({ id: "StringRenderResult", description: "The HTML the template string rendered to." });
+
+export async function renderString(input: StringRenderInput, signal?: AbortSignal): Promise<z.infer<typeof StringRenderResult>> {
   const { outputs } = await runSandbox({ steps: [{ name: "template", source: input.template }], partials: input.partials, data: input.data ?? {} }, signal);
   return { html: outputs.template! };
 }

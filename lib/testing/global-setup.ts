@@ -25,6 +25,8 @@ declare module "vitest" {
   export interface ProvidedContext extends ServerSet {
     /** One server set per vitest worker, by VITEST_POOL_ID - 1. */
     serverSets: ServerSet[];
+    /** GET /v1/openapi.json as the first server set served it: lib/testing/openapi.ts checks answers against it. */
+    openapiDocument: string;
   }
 }
 
@@ -164,6 +166,11 @@ export default async function setup(project: TestProject) {
   const { stop: _stop, ...first } = sets[0]!;
   for (const [key, value] of Object.entries(first)) project.provide(key as keyof ServerSet, value as never);
   project.provide("serverSets", sets.map(({ stop: _s, ...set }) => set));
+  // why fetched once here: every worker checks answers against the document the servers serve, and
+  // none pays for importing every route module to build it (seconds per worker).
+  const doc = await fetch(`${first.baseUrl}/v1/openapi.json`);
+  if (doc.status !== 200) throw new Error(`GET /v1/openapi.json answered ${doc.status}: ${(await doc.text()).slice(0, 500)}`);
+  project.provide("openapiDocument", await doc.text());
   return async () => {
     await Promise.all(sets.map((s) => s.stop()));
   };

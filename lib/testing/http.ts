@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import { checkAnswer } from "./openapi";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever JSON came back
 export type ApiResponse<T = any> = { status: number; headers: Headers; body: T; text: string };
@@ -16,6 +17,8 @@ export type ApiOptions = {
    * server's own origin unless `headers` name another; null sends none.
    */
   origin?: string | null;
+  /** Skips the OpenAPI check of the answer (only for answers that are deliberately not the API's). */
+  unchecked?: boolean;
 };
 
 const SAFE_METHODS = ["GET", "HEAD", "OPTIONS"];
@@ -40,6 +43,9 @@ export async function api<T = any>(path: string, opts: ApiOptions = {}): Promise
   const text = await res.text();
   let parsed: unknown = undefined;
   if (res.headers.get("content-type")?.includes("application/json")) parsed = JSON.parse(text);
+  // Every answer must fit the OpenAPI document (lib/testing/openapi.ts); opts.unchecked for the few
+  // requests that are not the API's (a path outside /v1 sent through this helper is not checked anyway).
+  if (!opts.unchecked) await checkAnswer(method, new URL(`${baseUrl}${path}`).pathname, res.status, res.headers.get("content-type"), parsed);
   return { status: res.status, headers: res.headers, body: parsed as T, text };
 }
 

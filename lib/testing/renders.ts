@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { renderInputs, renders, workspaces } from "../db/schema";
 import { insertRenderRows } from "../renders/repository";
 import { api, type ApiOptions } from "./http";
+import { checkAnswer } from "./openapi";
 
 /** POSTs a caller-HTML render and returns the answer. */
 export function createRender(key: string, body: Record<string, unknown>, opts: ApiOptions = {}) {
@@ -29,7 +30,12 @@ export async function waitForState(key: string, id: string, states = ["succeeded
 /** Downloads a URL and returns the bytes with status and headers. */
 export async function download(url: string) {
   const res = await fetch(url);
-  return { status: res.status, headers: res.headers, bytes: new Uint8Array(await res.arrayBuffer()) };
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  // A refusal answers the error envelope: it must fit the OpenAPI document like every other answer.
+  if (res.headers.get("content-type")?.includes("application/json")) {
+    await checkAnswer("GET", new URL(url).pathname, res.status, res.headers.get("content-type"), JSON.parse(new TextDecoder().decode(bytes)));
+  }
+  return { status: res.status, headers: res.headers, bytes };
 }
 
 /**

@@ -1,22 +1,30 @@
 import { z } from "zod";
-import { PageQuery } from "../paging";
+import { PageQuery, pageOf } from "../paging";
 
 /**
  * decisions.md: Usage and audit. The counters of a day, a range, or a workspace's range. Beyond the
  * shape fixed there: `testRenders` (ended test renders, any state) and `testPages` (pages of
  * succeeded test renders), which are also included in the other counters.
  */
-export type UsageCounters = {
-  rendersSucceeded: number;
-  rendersFailed: number;
-  rendersCancelled: number;
-  pages: number;
-  outputBytes: number;
-  testRenders: number;
-  testPages: number;
+const counters = {
+  rendersSucceeded: z.number().int(),
+  rendersFailed: z.number().int(),
+  rendersCancelled: z.number().int(),
+  pages: z.number().int(),
+  outputBytes: z.number().int(),
+  testRenders: z.number().int(),
+  testPages: z.number().int(),
 };
-export type Usage = { from: string; to: string; totals: UsageCounters; days: ({ date: string } & UsageCounters)[] };
-export type WorkspaceUsage = { workspaceId: string; name: string; suspended: boolean } & UsageCounters;
+export const UsageCounters = z.object(counters).meta({ id: "UsageCounters" });
+export type UsageCounters = z.infer<typeof UsageCounters>;
+const Day = z.string().meta({ description: "A date, YYYY-MM-DD (UTC)" });
+export const Usage = z
+  .object({ from: Day, to: Day, totals: UsageCounters, days: z.array(z.object({ date: Day, ...counters })) })
+  .meta({ id: "Usage", description: "The workspace's usage from one day to another, in total and by day." });
+export type Usage = z.infer<typeof Usage>;
+export const WorkspaceUsage = z.object({ workspaceId: z.string(), name: z.string(), suspended: z.boolean(), ...counters }).meta({ id: "WorkspaceUsage" });
+export type WorkspaceUsage = z.infer<typeof WorkspaceUsage>;
+export const PlatformUsage = pageOf(WorkspaceUsage, "PlatformUsagePage").extend({ from: Day, to: Day }).meta({ id: "PlatformUsagePage", description: "Every workspace's usage over the days, a page at a time." });
 
 const IsoDate = z
   .string()

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { webhookEventTypes, type WebhookDeliveryStatus, type WebhookEventType } from "../db/schema";
-import { PageQuery } from "../paging";
+import { webhookDeliveryStatuses, webhookEventTypes, type WebhookDeliveryStatus, type WebhookEventType } from "../db/schema";
+import { PageQuery, pageOf } from "../paging";
 
 const Url = z.string().trim().min(1, "give the URL the events are sent to").max(2048, "must be at most 2,048 characters");
 const Description = z.string().trim().max(500, "must be at most 500 characters");
@@ -31,37 +31,51 @@ export const DeliveryListQuery = PageQuery;
 export type DeliveryListQuery = z.infer<typeof DeliveryListQuery>;
 
 /** spec: Webhook endpoint. */
-export type WebhookEndpoint = {
-  id: string;
-  url: string;
-  description?: string;
-  eventTypes: WebhookEventType[];
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+export const WebhookEndpoint = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    description: z.string().optional(),
+    eventTypes: z.array(z.enum(webhookEventTypes)),
+    enabled: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: "WebhookEndpoint", description: "A webhook endpoint, never its signing secret." });
+export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
+export const WebhookEndpointWithSecret = WebhookEndpoint.extend({ secret: z.string().meta({ description: "The signing secret (whsec_...): shown in this answer only" }) }).meta({
+  id: "WebhookEndpointWithSecret",
+});
+export const WebhookEndpointList = z.object({ items: z.array(WebhookEndpoint) }).meta({ id: "WebhookEndpointList" });
 
 /** spec: Webhook delivery record. */
-export type WebhookDelivery = {
-  id: string;
-  eventId: string;
-  eventType: WebhookEventType;
-  renderId: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  lastStatusCode?: number;
-  lastError?: string;
-  lastAttemptAt?: string;
-  nextAttemptAt?: string;
-  createdAt: string;
-};
+export const WebhookDelivery = z
+  .object({
+    id: z.string(),
+    eventId: z.string(),
+    eventType: z.enum(webhookEventTypes),
+    renderId: z.string(),
+    status: z.enum(webhookDeliveryStatuses),
+    attempts: z.number().int(),
+    lastStatusCode: z.number().int().optional(),
+    lastError: z.string().optional(),
+    lastAttemptAt: z.iso.datetime().optional(),
+    nextAttemptAt: z.iso.datetime().optional(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: "WebhookDelivery", description: "One event's delivery to an endpoint and its attempts." });
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
+export const WebhookDeliveryPage = pageOf(WebhookDelivery, "WebhookDeliveryPage");
 
 /** What POST .../test answers: the outcome of one signed test event (not recorded). */
-export type TestEventResult = {
-  delivered: boolean;
-  eventId: string;
-  webhookId: string;
-  statusCode?: number;
-  error?: string;
-  durationMs: number;
-};
+export const TestEventResult = z
+  .object({
+    delivered: z.boolean(),
+    eventId: z.string(),
+    webhookId: z.string(),
+    statusCode: z.number().int().optional(),
+    error: z.string().optional(),
+    durationMs: z.number().int(),
+  })
+  .meta({ id: "WebhookTestResult", description: "The outcome of one signed webhook.test event (not recorded)." });
+export type TestEventResult = z.infer<typeof TestEventResult>;

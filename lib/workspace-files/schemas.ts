@@ -4,7 +4,7 @@
  * rules that resolve paths and the rules that make names are one.
  */
 import { z } from "zod";
-import { PageQuery } from "../paging";
+import { PageQuery, pageOf } from "../paging";
 import { MAX_FILE_NAME, MAX_FOLDER_NAME, nameProblem } from "./paths";
 
 /** spec: Limits > Workspace file: 1,000,000 characters. */
@@ -70,53 +70,68 @@ export const ListFilesQuery = PageQuery.extend({
 });
 export type ListFilesQuery = z.infer<typeof ListFilesQuery>;
 
-export type Folder = {
-  id: string;
-  name: string;
-  parentId?: string;
-  /** The names from the workspace's root, joined with `/`: `brand/letters`. */
-  path: string;
-  createdAt: string;
-  updatedAt: string;
-};
+const Timestamp = z.iso.datetime();
+
+export const Folder = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    parentId: z.string().optional(),
+    /** The names from the workspace's root, joined with `/`: `brand/letters`. */
+    path: z.string().meta({ description: "The names from the workspace's root, joined with /: brand/letters" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "Folder", description: "A workspace folder: templates and files live in folders." });
+export type Folder = z.infer<typeof Folder>;
+export const FolderPage = pageOf(Folder, "FolderPage");
 
 /** Who saved a file last: a person (name when set, email), an API key (its name), or the system. */
 export type FileEditor = { type: "user" | "apiKey" | "system"; id: string; name?: string; email?: string };
 
-export type WorkspaceFile = {
-  id: string;
-  name: string;
-  folderId?: string;
-  /** The names from the workspace's root, joined with `/`: `brand/print.css`. */
-  path: string;
-  kind: "text" | "asset";
-  mediaType: string;
-  /** Bytes: the UTF-8 length of a text file, the asset's size for an asset-backed one. */
-  size: number;
-  /** 1 when created; every content save (or a new asset) adds 1. */
-  revision: number;
-  assetId?: string;
-  createdAt: string;
-  updatedAt: string;
-  updatedBy: { type: "user" | "apiKey" | "system"; id: string };
-  /** A text file's content: only in the answer for one file. */
-  content?: string;
-};
+export const WorkspaceFile = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    folderId: z.string().optional(),
+    /** The names from the workspace's root, joined with `/`: `brand/print.css`. */
+    path: z.string().meta({ description: "The names from the workspace's root, joined with /: brand/print.css" }),
+    kind: z.enum(["text", "asset"]),
+    mediaType: z.string(),
+    /** Bytes: the UTF-8 length of a text file, the asset's size for an asset-backed one. */
+    size: z.number().int(),
+    /** 1 when created; every content save (or a new asset) adds 1. */
+    revision: z.number().int().meta({ description: "1 when created; every content save (or a new asset) adds 1" }),
+    assetId: z.string().optional(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    updatedBy: z.object({ type: z.enum(["user", "apiKey", "system"]), id: z.string() }),
+    /** A text file's content: only in the answer for one file. */
+    content: z.string().optional().meta({ description: "A text file's content: only in the answer for one file" }),
+  })
+  .meta({ id: "WorkspaceFile", description: "A workspace file: a text file (a stylesheet...) or one backed by an asset." });
+export type WorkspaceFile = z.infer<typeof WorkspaceFile>;
+export const WorkspaceFilePage = pageOf(WorkspaceFile, "WorkspaceFilePage");
 
 /**
  * Who uses a file (GET /v1/workspace-files/{id}/usages): a template's draft naming it among its
  * stylesheets, or a text stylesheet naming it in url() or @import. `reference` is the path as
  * written there; `field` says where (composition.stylesheets.0).
  */
-export type FileUsage = {
-  type: "template" | "file";
-  id: string;
+export const FileUsage = z.object({
+  type: z.enum(["template", "file"]),
+  id: z.string(),
   /** The template's name, or the stylesheet's path. */
-  name: string;
-  as: "stylesheet" | "url" | "import";
-  reference: string;
-  field?: string;
-};
+  name: z.string(),
+  as: z.enum(["stylesheet", "url", "import"]),
+  reference: z.string(),
+  field: z.string().optional(),
+});
+export type FileUsage = z.infer<typeof FileUsage>;
+export const FileUsageList = z.object({ items: z.array(FileUsage) }).meta({ id: "FileUsageList", description: "Who uses a file." });
+
+/** What deleting one file or folder answers. */
+export const DeletedOne = z.object({ deleted: z.literal(true), id: z.string() }).meta({ id: "DeletedOne" });
 
 /**
  * Text files by extension: the media type each gets. Stylesheets are what renders use now;

@@ -1,22 +1,26 @@
 import { z } from "zod";
-import { PageQuery } from "../paging";
+import { PageQuery, pageOf } from "../paging";
 
-export type Workspace = { id: string; name: string; suspended: boolean; createdAt: string };
+export const Workspace = z.object({ id: z.string(), name: z.string(), suspended: z.boolean(), createdAt: z.iso.datetime() });
+export type Workspace = z.infer<typeof Workspace>;
 
 /** spec: Resources > Render limits record. Counters read 0 until the capabilities that count them exist. */
-export type RenderLimits = {
-  maxActiveRenders: number;
-  rendersPerMinute: number;
-  documentsPerMonth: number | null;
-  maxStorageBytes: number | null;
-  testRendersPerDay: number | null;
-  documentsThisMonth: number;
-  storageBytes: number;
-  testRendersToday: number;
-  templateConversionsPerMonth: number | null;
-  templateConversionsThisMonth: number;
-  suspended: boolean;
-};
+export const RenderLimits = z
+  .object({
+    maxActiveRenders: z.number().int(),
+    rendersPerMinute: z.number().int(),
+    documentsPerMonth: z.number().int().nullable().meta({ description: "null: no monthly limit" }),
+    maxStorageBytes: z.number().int().nullable(),
+    testRendersPerDay: z.number().int().nullable(),
+    documentsThisMonth: z.number().int(),
+    storageBytes: z.number().int(),
+    testRendersToday: z.number().int(),
+    templateConversionsPerMonth: z.number().int().nullable(),
+    templateConversionsThisMonth: z.number().int(),
+    suspended: z.boolean(),
+  })
+  .meta({ id: "RenderLimits", description: "The workspace's render limits and how much of each is in use." });
+export type RenderLimits = z.infer<typeof RenderLimits>;
 
 export const WorkspaceName = z.string().trim().min(1).max(120);
 
@@ -41,7 +45,12 @@ export const LimitsInput = z.strictObject({
 export type LimitsInput = z.infer<typeof LimitsInput>;
 
 /** A workspace as platform administrators see it: its record and its render limits. */
-export type PlatformWorkspace = Workspace & { plan: string | null; limits: RenderLimits };
+export const PlatformWorkspace = Workspace.extend({ plan: z.string().nullable(), limits: RenderLimits }).meta({
+  id: "PlatformWorkspace",
+  description: "A workspace as the platform's administrators see it.",
+});
+export type PlatformWorkspace = z.infer<typeof PlatformWorkspace>;
+export const PlatformWorkspacePage = pageOf(PlatformWorkspace, "PlatformWorkspacePage");
 
 export const PlatformWorkspacesQuery = PageQuery.extend({ q: z.string().trim().min(1).max(120).optional() });
 export type PlatformWorkspacesQuery = z.infer<typeof PlatformWorkspacesQuery>;

@@ -28,3 +28,27 @@ describe("health", () => {
     expect((await api("/readyz")).body).toEqual({ ok: true, checks: { database: "ok" } });
   });
 });
+
+describe("GET /v1/openapi.json", () => {
+  it("answers the OpenAPI 3.1 document without a credential, with an ETag that revalidates", async () => {
+    const res = await api("/v1/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(res.body.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(res.body.info.version).toBe(pkg.version);
+    // servers: the configured public URL
+    expect(res.body.servers[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const render = res.body.paths["/v1/renders"].post;
+    expect(render).toMatchObject({ operationId: "postRenders", tags: ["Renders"], security: [{ ApiKey: [] }], "x-folio-scopes": ["render:create"] });
+    expect(render.parameters).toContainEqual(expect.objectContaining({ in: "header", name: "Idempotency-Key" }));
+    expect(res.body.components.responses.RateLimited.headers["retry-after"]).toBeDefined();
+    expect(res.body.components.schemas.Error.properties.error.properties.code.enum).toContain("RATE_LIMITED");
+    const etag = res.headers.get("etag");
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(res.headers.get("cache-control")).toContain("max-age");
+    const again = await api("/v1/openapi.json", { headers: { "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+  });
+});

@@ -4,6 +4,14 @@ import { renderReport, ReportRenderInput } from "@/lib/reports";
 
 // spec: Limits > Request bodies: POST /v1/reports/render takes up to 10 MiB.
 export const POST = apiRoute(
-  { scope: "render:create", body: ReportRenderInput, bodyLimit: 10 * MiB, idempotency: true },
+  {
+    scope: "render:create",
+    body: ReportRenderInput,
+    bodyLimit: 10 * MiB,
+    idempotency: true,
+    summary: "Render a report",
+    description: "Renders a published template version with data and answers the file itself once it is done; x-render-id and x-page-count name the render. Bodies up to 10 MiB.",
+    responses: { 200: { contentType: ["application/pdf", "image/png", "text/html"], description: "The report, in the format asked for" } },
+  },
   async ({ ctx, body, idempotencyKey }) => answerResponse(await renderReport(ctx, body, idempotencyKey)),
 );
