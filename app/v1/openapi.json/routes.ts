@@ -9,45 +9,46 @@ import * as r4 from "@/app/v1/assets/[id]/route";
 import * as r5 from "@/app/v1/assets/route";
 import * as r6 from "@/app/v1/audit-events/route";
 import * as r7 from "@/app/v1/instance/route";
-import * as r8 from "@/app/v1/platform/usage/route";
-import * as r9 from "@/app/v1/platform/workspaces/[id]/route";
-import * as r10 from "@/app/v1/platform/workspaces/route";
-import * as r11 from "@/app/v1/render-limits/route";
-import * as r12 from "@/app/v1/renders/[id]/cancel/route";
-import * as r13 from "@/app/v1/renders/[id]/file/route";
-import * as r14 from "@/app/v1/renders/[id]/route";
-import * as r15 from "@/app/v1/renders/batch/[id]/pdf/route";
-import * as r16 from "@/app/v1/renders/batch/[id]/route";
-import * as r17 from "@/app/v1/renders/batch/route";
-import * as r18 from "@/app/v1/renders/route";
-import * as r19 from "@/app/v1/renders/string/route";
-import * as r20 from "@/app/v1/reports/render/route";
-import * as r21 from "@/app/v1/storage-destinations/[id]/route";
-import * as r22 from "@/app/v1/storage-destinations/route";
-import * as r23 from "@/app/v1/template-versions/[id]/data-schema/route";
-import * as r24 from "@/app/v1/template-versions/[id]/route";
-import * as r25 from "@/app/v1/templates/[id]/data-schema/route";
-import * as r26 from "@/app/v1/templates/[id]/draft/route";
-import * as r27 from "@/app/v1/templates/[id]/preview/route";
-import * as r28 from "@/app/v1/templates/[id]/revisions/route";
-import * as r29 from "@/app/v1/templates/[id]/route";
-import * as r30 from "@/app/v1/templates/[id]/versions/route";
-import * as r31 from "@/app/v1/templates/delete/route";
-import * as r32 from "@/app/v1/templates/route";
-import * as r33 from "@/app/v1/templates/schema/route";
-import * as r34 from "@/app/v1/usage/route";
-import * as r35 from "@/app/v1/webhook-endpoints/[id]/deliveries/[deliveryId]/redeliver/route";
-import * as r36 from "@/app/v1/webhook-endpoints/[id]/deliveries/route";
-import * as r37 from "@/app/v1/webhook-endpoints/[id]/rotate-secret/route";
-import * as r38 from "@/app/v1/webhook-endpoints/[id]/route";
-import * as r39 from "@/app/v1/webhook-endpoints/[id]/test/route";
-import * as r40 from "@/app/v1/webhook-endpoints/route";
-import * as r41 from "@/app/v1/workspace-files/[id]/content/route";
-import * as r42 from "@/app/v1/workspace-files/[id]/route";
-import * as r43 from "@/app/v1/workspace-files/[id]/usages/route";
-import * as r44 from "@/app/v1/workspace-files/route";
-import * as r45 from "@/app/v1/workspace-folders/[id]/route";
-import * as r46 from "@/app/v1/workspace-folders/route";
+import * as r8 from "@/app/v1/mcp/route";
+import * as r9 from "@/app/v1/platform/usage/route";
+import * as r10 from "@/app/v1/platform/workspaces/[id]/route";
+import * as r11 from "@/app/v1/platform/workspaces/route";
+import * as r12 from "@/app/v1/render-limits/route";
+import * as r13 from "@/app/v1/renders/[id]/cancel/route";
+import * as r14 from "@/app/v1/renders/[id]/file/route";
+import * as r15 from "@/app/v1/renders/[id]/route";
+import * as r16 from "@/app/v1/renders/batch/[id]/pdf/route";
+import * as r17 from "@/app/v1/renders/batch/[id]/route";
+import * as r18 from "@/app/v1/renders/batch/route";
+import * as r19 from "@/app/v1/renders/route";
+import * as r20 from "@/app/v1/renders/string/route";
+import * as r21 from "@/app/v1/reports/render/route";
+import * as r22 from "@/app/v1/storage-destinations/[id]/route";
+import * as r23 from "@/app/v1/storage-destinations/route";
+import * as r24 from "@/app/v1/template-versions/[id]/data-schema/route";
+import * as r25 from "@/app/v1/template-versions/[id]/route";
+import * as r26 from "@/app/v1/templates/[id]/data-schema/route";
+import * as r27 from "@/app/v1/templates/[id]/draft/route";
+import * as r28 from "@/app/v1/templates/[id]/preview/route";
+import * as r29 from "@/app/v1/templates/[id]/revisions/route";
+import * as r30 from "@/app/v1/templates/[id]/route";
+import * as r31 from "@/app/v1/templates/[id]/versions/route";
+import * as r32 from "@/app/v1/templates/delete/route";
+import * as r33 from "@/app/v1/templates/route";
+import * as r34 from "@/app/v1/templates/schema/route";
+import * as r35 from "@/app/v1/usage/route";
+import * as r36 from "@/app/v1/webhook-endpoints/[id]/deliveries/[deliveryId]/redeliver/route";
+import * as r37 from "@/app/v1/webhook-endpoints/[id]/deliveries/route";
+import * as r38 from "@/app/v1/webhook-endpoints/[id]/rotate-secret/route";
+import * as r39 from "@/app/v1/webhook-endpoints/[id]/route";
+import * as r40 from "@/app/v1/webhook-endpoints/[id]/test/route";
+import * as r41 from "@/app/v1/webhook-endpoints/route";
+import * as r42 from "@/app/v1/workspace-files/[id]/content/route";
+import * as r43 from "@/app/v1/workspace-files/[id]/route";
+import * as r44 from "@/app/v1/workspace-files/[id]/usages/route";
+import * as r45 from "@/app/v1/workspace-files/route";
+import * as r46 from "@/app/v1/workspace-folders/[id]/route";
+import * as r47 from "@/app/v1/workspace-folders/route";
 
 export const routeModules: RouteModule[] = [
   { path: "/v1/api-keys/{id}/revoke", module: r0 },
@@ -58,43 +59,44 @@ export const routeModules: RouteModule[] = [
   { path: "/v1/assets", module: r5 },
   { path: "/v1/audit-events", module: r6 },
   { path: "/v1/instance", module: r7 },
-  { path: "/v1/platform/usage", module: r8 },
-  { path: "/v1/platform/workspaces/{id}", module: r9 },
-  { path: "/v1/platform/workspaces", module: r10 },
-  { path: "/v1/render-limits", module: r11 },
-  { path: "/v1/renders/{id}/cancel", module: r12 },
-  { path: "/v1/renders/{id}/file", module: r13 },
-  { path: "/v1/renders/{id}", module: r14 },
-  { path: "/v1/renders/batch/{id}/pdf", module: r15 },
-  { path: "/v1/renders/batch/{id}", module: r16 },
-  { path: "/v1/renders/batch", module: r17 },
-  { path: "/v1/renders", module: r18 },
-  { path: "/v1/renders/string", module: r19 },
-  { path: "/v1/reports/render", module: r20 },
-  { path: "/v1/storage-destinations/{id}", module: r21 },
-  { path: "/v1/storage-destinations", module: r22 },
-  { path: "/v1/template-versions/{id}/data-schema", module: r23 },
-  { path: "/v1/template-versions/{id}", module: r24 },
-  { path: "/v1/templates/{id}/data-schema", module: r25 },
-  { path: "/v1/templates/{id}/draft", module: r26 },
-  { path: "/v1/templates/{id}/preview", module: r27 },
-  { path: "/v1/templates/{id}/revisions", module: r28 },
-  { path: "/v1/templates/{id}", module: r29 },
-  { path: "/v1/templates/{id}/versions", module: r30 },
-  { path: "/v1/templates/delete", module: r31 },
-  { path: "/v1/templates", module: r32 },
-  { path: "/v1/templates/schema", module: r33 },
-  { path: "/v1/usage", module: r34 },
-  { path: "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver", module: r35 },
-  { path: "/v1/webhook-endpoints/{id}/deliveries", module: r36 },
-  { path: "/v1/webhook-endpoints/{id}/rotate-secret", module: r37 },
-  { path: "/v1/webhook-endpoints/{id}", module: r38 },
-  { path: "/v1/webhook-endpoints/{id}/test", module: r39 },
-  { path: "/v1/webhook-endpoints", module: r40 },
-  { path: "/v1/workspace-files/{id}/content", module: r41 },
-  { path: "/v1/workspace-files/{id}", module: r42 },
-  { path: "/v1/workspace-files/{id}/usages", module: r43 },
-  { path: "/v1/workspace-files", module: r44 },
-  { path: "/v1/workspace-folders/{id}", module: r45 },
-  { path: "/v1/workspace-folders", module: r46 },
+  { path: "/v1/mcp", module: r8 },
+  { path: "/v1/platform/usage", module: r9 },
+  { path: "/v1/platform/workspaces/{id}", module: r10 },
+  { path: "/v1/platform/workspaces", module: r11 },
+  { path: "/v1/render-limits", module: r12 },
+  { path: "/v1/renders/{id}/cancel", module: r13 },
+  { path: "/v1/renders/{id}/file", module: r14 },
+  { path: "/v1/renders/{id}", module: r15 },
+  { path: "/v1/renders/batch/{id}/pdf", module: r16 },
+  { path: "/v1/renders/batch/{id}", module: r17 },
+  { path: "/v1/renders/batch", module: r18 },
+  { path: "/v1/renders", module: r19 },
+  { path: "/v1/renders/string", module: r20 },
+  { path: "/v1/reports/render", module: r21 },
+  { path: "/v1/storage-destinations/{id}", module: r22 },
+  { path: "/v1/storage-destinations", module: r23 },
+  { path: "/v1/template-versions/{id}/data-schema", module: r24 },
+  { path: "/v1/template-versions/{id}", module: r25 },
+  { path: "/v1/templates/{id}/data-schema", module: r26 },
+  { path: "/v1/templates/{id}/draft", module: r27 },
+  { path: "/v1/templates/{id}/preview", module: r28 },
+  { path: "/v1/templates/{id}/revisions", module: r29 },
+  { path: "/v1/templates/{id}", module: r30 },
+  { path: "/v1/templates/{id}/versions", module: r31 },
+  { path: "/v1/templates/delete", module: r32 },
+  { path: "/v1/templates", module: r33 },
+  { path: "/v1/templates/schema", module: r34 },
+  { path: "/v1/usage", module: r35 },
+  { path: "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver", module: r36 },
+  { path: "/v1/webhook-endpoints/{id}/deliveries", module: r37 },
+  { path: "/v1/webhook-endpoints/{id}/rotate-secret", module: r38 },
+  { path: "/v1/webhook-endpoints/{id}", module: r39 },
+  { path: "/v1/webhook-endpoints/{id}/test", module: r40 },
+  { path: "/v1/webhook-endpoints", module: r41 },
+  { path: "/v1/workspace-files/{id}/content", module: r42 },
+  { path: "/v1/workspace-files/{id}", module: r43 },
+  { path: "/v1/workspace-files/{id}/usages", module: r44 },
+  { path: "/v1/workspace-files", module: r45 },
+  { path: "/v1/workspace-folders/{id}", module: r46 },
+  { path: "/v1/workspace-folders", module: r47 },
 ];

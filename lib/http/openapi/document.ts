@@ -51,6 +51,7 @@ const TAG_WORDS: Record<string, string> = {
   Assets: "Fonts, images, stylesheets and workbooks documents use: register, then upload the bytes to the link.",
   "Audit events": "Who did what in the workspace.",
   Instance: "What this Folio instance is, and this document.",
+  MCP: "The Model Context Protocol server: the same keys and verbs as tools for AI agents.",
   Platform: "Administration of every workspace, for the platform's administrators.",
   "Render limits": "The workspace's limits and how much of each is in use.",
   Renders: "Rendering documents to PDF, PNG or JPEG, one at a time or in batches.",
