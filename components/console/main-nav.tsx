@@ -1,7 +1,7 @@
 // MainNav: the console's sections a role may open (lib/console/sections.ts), as a side bar from
 // 768 px and behind a menu button below that.
 "use client";
-import { BarChart3, Building2, ClipboardList, FileText, FolderOpen, HardDriveUpload, Home, ImageIcon, KeyRound, Menu, Printer, Settings, Users, Webhook, X, type LucideIcon } from "lucide-react";
+import { BarChart3, BookOpen, Building2, ClipboardList, FileText, FolderOpen, HardDriveUpload, Home, ImageIcon, KeyRound, Menu, Printer, Settings, Users, Webhook, X, type LucideIcon } from "lucide-react";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
@@ -21,6 +21,7 @@ const icons: Record<string, LucideIcon> = {
   "/usage": BarChart3,
   "/audit": ClipboardList,
   "/settings": Settings,
+  "/reference": BookOpen,
   "/platform": Building2,
 };
 

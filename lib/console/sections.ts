@@ -43,6 +43,8 @@ export const sections: readonly Section[] = [
   // spec: content editors lack audit:read.
   { href: "/audit", label: "Audit log", roles: ["owner", "admin", "member"], action: "read the audit log" },
   { href: "/settings", label: "Settings", roles: everyone, action: "open settings" },
+  // The API reference is the public OpenAPI document as a page: everyone may read it.
+  { href: "/reference", label: "API reference", roles: everyone, action: "read the API reference" },
   // decisions.md: Bootstrap and platform administration. Whatever the role in the current workspace.
   { href: "/platform", label: "Platform", roles: everyone, action: "administer the platform", platformAdmin: true },
 ];
