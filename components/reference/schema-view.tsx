@@ -93,8 +93,9 @@ export function SchemaView({ schema, depth = 0 }: { schema: JsonSchema; depth?: 
     );
   }
   const required = new Set(schema.required ?? []);
+  // why focusable: a narrow window scrolls the table sideways, and keyboard users must reach that too.
   return (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" tabIndex={0} role="group" aria-label="Fields">
       <table className="w-full min-w-[32rem] text-left text-sm">
         <thead>
           <tr className="border-b border-gray-200 text-xs text-gray-600">
