@@ -23,8 +23,12 @@ async function personWithKey(role: Person["role"] = "member") {
   return { person, render };
 }
 
-/** A document whose render keeps the browser busy for `ms`, then shows `text`. */
-const slowHtml = (ms: number, text: string) => `<p>${text}</p><script>const end = Date.now() + ${ms}; while (Date.now() < end) {}</script>`;
+/**
+ * A document whose render stays active for `ms`, then shows `text`. why a pause (waitFor.delayMs) and
+ * not a busy page: a page looping until a time burned a core for all of it, which the other journeys
+ * running meanwhile on the machine's two cores then waited for.
+ */
+const slowDocument = (ms: number, text: string) => ({ html: `<p>${text}</p>`, settings: { waitFor: { delayMs: ms } } });
 
 test("the renders list follows a running render to its end without reloading, and filters by state and test flag", async ({ page }) => {
   test.slow(); // renders and a browser on a machine shared with the server, the worker and PostgreSQL
@@ -36,7 +40,7 @@ test("the renders list follows a running render to its end without reloading, an
   await signIn(page, person.email, person.password);
 
   // Long enough to still run when the list first shows, on a machine where a page load can take seconds.
-  const slow = await render({ document: { html: slowHtml(25_000, "slow") } });
+  const slow = await render({ document: slowDocument(15_000, "slow") });
   await page.goto("/renders");
   await expect(page.getByRole("heading", { level: 1, name: "Renders" })).toBeVisible();
   const row = page.getByRole("row", { name: new RegExp(slow.id) });
@@ -124,7 +128,7 @@ test("a render's page shows the request, the timeline and the file to download; 
 test("a member cancels a running render from its page, after confirming", async ({ page }) => {
   test.slow(); // renders and a browser on a machine shared with the server, the worker and PostgreSQL
   const { person, render } = await personWithKey("member");
-  const slow = await render({ document: { html: slowHtml(30_000, "to cancel") } });
+  const slow = await render({ document: slowDocument(30_000, "to cancel") });
   await signIn(page, person.email, person.password);
   await page.goto(`/renders/${slow.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(/Queued|Processing/);
