@@ -4,18 +4,16 @@
 // its default, which the box shows as its placeholder (emptying a box goes back to the default).
 "use client";
 import { ImageIcon, RotateCcw } from "lucide-react";
-import { useRef, useState } from "react";
-import { AssetUploader, type AssetUploaderProps } from "@/components/assets/asset-uploader";
+import { useState } from "react";
+import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
 import { Textarea } from "@/components/ui/textarea";
-import type { ActionResult } from "@/lib/console/action";
+import { ImageChoices, useImageChoices, type LoadImages } from "./image-choices";
 import { CONTENT_LIMITS, type ContentField } from "@/lib/templates/content-extras";
-import type { ImageChoice } from "@/lib/templates/editor-files";
 
 export type ContentFormProps = {
   fields: ContentField[];
@@ -25,7 +23,7 @@ export type ContentFormProps = {
   readOnly: boolean;
   /** Problems the server found, by field name. */
   errors: Record<string, string>;
-  loadImages: (input: Record<string, never>) => Promise<ActionResult<ImageChoice[]>>;
+  loadImages: LoadImages;
   register?: AssetUploaderProps["register"];
 };
 
@@ -96,23 +94,8 @@ function ImageField({
   register?: AssetUploaderProps["register"];
 }) {
   const [open, setOpen] = useState(false);
-  const [images, setImages] = useState<ImageChoice[] | null>(null);
-  const [failure, setFailure] = useState<string>();
-  const seq = useRef(0);
+  const choices = useImageChoices(loadImages);
   const shown = value ?? field.default;
-
-  const load = () => {
-    setFailure(undefined);
-    const mine = ++seq.current;
-    void loadImages({}).then(
-      (r) => {
-        if (mine !== seq.current) return;
-        if (r.ok) setImages(r.data);
-        else setFailure(r.error.message);
-      },
-      () => mine === seq.current && setFailure("The images could not be read; check your connection"),
-    );
-  };
 
   return (
     <Field label={field.label} hint={shown ? `Shows ${shown}${value === undefined ? " (the default)" : ""}` : "No image chosen"} error={error}>
@@ -121,10 +104,7 @@ function ImageField({
           open={open}
           onOpenChange={(o) => {
             setOpen(o);
-            if (o) {
-              setImages(null);
-              load();
-            }
+            if (o) choices.open();
           }}
           title={`Choose the image for ${field.label}`}
           description="Uploaded PNG, JPEG and SVG images of this workspace."
@@ -136,42 +116,16 @@ function ImageField({
           }
         >
           <div className="flex flex-col gap-4">
-            {register && <AssetUploader register={register} imagesOnly onUploaded={load} />}
-            {failure && (
-              <p role="alert" className="text-sm font-medium text-danger">
-                {failure}
-              </p>
-            )}
-            {images === null && !failure ? (
-              <p className="flex items-center gap-2 text-sm text-gray-700">
-                <Spinner className="size-4" /> Loading images…
-              </p>
-            ) : images && images.length === 0 ? (
-              <EmptyState icon={ImageIcon} title="No images uploaded yet" text="Upload a PNG, JPEG or SVG image here; it appears in this list to choose." className="py-6" />
-            ) : (
-              <ul aria-label="Images" className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-                {(images ?? []).map((image) => (
-                  <li key={image.id}>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        onPick(image.id);
-                        setOpen(false);
-                      }}
-                      aria-pressed={image.id === shown}
-                      className="flex w-full flex-col gap-1 rounded-md border border-gray-200 bg-white p-2 text-left hover:border-accent focus-visible:outline-2 focus-visible:outline-ring aria-pressed:border-accent"
-                    >
-                      <span className="sr-only">Use </span>
-                      <span className="flex aspect-[4/3] items-center justify-center overflow-hidden rounded bg-gray-50">
-                        {/* eslint-disable-next-line @next/next/no-img-element -- a signed link to the workspace's own file */}
-                        <img src={image.previewUrl} alt="" className="max-h-full max-w-full object-contain" />
-                      </span>
-                      <span className="truncate text-sm font-medium text-gray-900">{image.filename}</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <ImageChoices
+              choices={choices}
+              register={register}
+              chosen={shown}
+              emptyText="Upload a PNG, JPEG or SVG image here; it appears in this list to choose."
+              onPick={(image) => {
+                onPick(image.id);
+                setOpen(false);
+              }}
+            />
           </div>
         </Dialog>
       )}

@@ -1,6 +1,7 @@
 // What both kinds' template editors share around their tabs: the heading (name, revision, published
 // version, unsaved changes, last save) with Versions, Publish and Save, the note of what a read-only
-// role can do, and publishing the saved draft. The tabs, and what a save sends, differ by kind.
+// role can do, publishing the saved draft, the row of file tabs with their problem marks, and the
+// list of the open tab's problems. What each tab holds, and what a save sends, differ by kind.
 "use client";
 import { History, Upload } from "lucide-react";
 import { useState } from "react";
@@ -9,6 +10,7 @@ import { apiError } from "@/components/editor/use-revisioned-save";
 import { editorLabel, formatWhen, type Editor } from "@/components/editor/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 
 /** Publishes the saved draft at `revision`; `published` is the latest version, `historyKey` bumps to reload the version list. */
@@ -111,6 +113,39 @@ export function readOnlyNote(role: string, canContent: boolean): string {
 }
 
 /** The mark on a file tab whose content has problems. */
-export function ProblemDot() {
+function ProblemDot() {
   return <span className="ml-1.5 inline-block size-2 rounded-full bg-danger" aria-label="has problems" role="img" />;
+}
+
+/** The row of file tabs, each marked when `hasProblem` says its content has problems. */
+export function FileTabsList<T extends string>({ ids, labels, hasProblem }: { ids: readonly T[]; labels: Record<T, string>; hasProblem: (id: T) => boolean }) {
+  return (
+    <TabsList aria-label="Template files" className="flex-wrap">
+      {ids.map((k) => (
+        <TabsTrigger key={k} value={k}>
+          {labels[k]}
+          {hasProblem(k) && <ProblemDot />}
+        </TabsTrigger>
+      ))}
+    </TabsList>
+  );
+}
+
+/** The open tab's problems (the first 8), announced as they change; `where` is a line, a file or a field. */
+export function ProblemList({ tab, problems }: { tab: string; problems: { where?: string; message: string }[] }) {
+  return (
+    <div aria-live="polite" className="mt-2 min-h-6">
+      {problems.length > 0 && (
+        <ul aria-label={`Problems in ${tab}`} className="space-y-1 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-gray-900">
+          {problems.slice(0, 8).map((p, i) => (
+            <li key={i} className="[overflow-wrap:anywhere]">
+              {p.where && <span className="font-mono text-xs text-danger">{p.where}</span>}{" "}
+              {/* why pre-wrap: Handlebars' parse errors point at the column with a caret line under the source. */}
+              <span className="whitespace-pre-wrap">{p.message}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
 }

@@ -10,7 +10,7 @@ import { ConflictDialog } from "@/components/editor/conflict-dialog";
 import { CodeEditor, type CodeLanguage, type Mark } from "@/components/editor/lazy-code-editor";
 import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import type { Editor } from "@/components/editor/format";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
@@ -19,7 +19,7 @@ import { formFields, parseData, type TranslationText } from "@/lib/templates/edi
 import { fromHbsTabs, locateHbsProblem, toHbsTabs, type HbsContent, type HbsLocation, type HbsTabId, type HbsTabs, type NamedText } from "@/lib/templates/hbs-editor-tabs";
 import { ConsolePane, type ConsoleOutput } from "./console-pane";
 import { ContentForm } from "./content-form";
-import { EditorHeading, ProblemDot, readOnlyNote, usePublish } from "./editor-shell";
+import { EditorHeading, FileTabsList, ProblemList, readOnlyNote, usePublish } from "./editor-shell";
 import { NamedFiles } from "./named-files";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
 import { StylesheetList } from "./stylesheet-list";
@@ -228,14 +228,7 @@ export function HandlebarsEditor({
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Tabs value={active} onValueChange={(v) => setActive(v as HbsTabId)} className="flex min-w-0 flex-col">
-          <TabsList aria-label="Template files" className="flex-wrap">
-            {tabIds.map((k) => (
-              <TabsTrigger key={k} value={k}>
-                {tabLabels[k]}
-                {hasProblem(k) && <ProblemDot />}
-              </TabsTrigger>
-            ))}
-          </TabsList>
+          <FileTabsList ids={tabIds} labels={tabLabels} hasProblem={hasProblem} />
           {tabIds.map((k) => (
             <TabsContent key={k} value={k} className="flex flex-col gap-2">
               <p className="text-xs text-gray-600">{tabHints[k]}</p>
@@ -280,19 +273,7 @@ export function HandlebarsEditor({
               </div>
             </TabsContent>
           ))}
-          <div aria-live="polite" className="mt-2 min-h-6">
-            {problemList.length > 0 && (
-              <ul aria-label={`Problems in ${tabLabels[active]}`} className="space-y-1 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-gray-900">
-                {problemList.slice(0, 8).map((p, i) => (
-                  <li key={i} className="[overflow-wrap:anywhere]">
-                    {p.where && <span className="font-mono text-xs text-danger">{p.where}</span>}{" "}
-                    {/* why pre-wrap: Handlebars' parse errors point at the column with a caret line under the source. */}
-                    <span className="whitespace-pre-wrap">{p.message}</span>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <ProblemList tab={tabLabels[active]} problems={problemList} />
         </Tabs>
         <div className="flex flex-col gap-2">
           <div className="flex h-[30rem] flex-col lg:h-[calc(100vh-30rem)] lg:min-h-[24rem]">

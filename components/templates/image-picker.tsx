@@ -2,18 +2,16 @@
 // at the end of the root container, or an existing image component whose assetId changes. The
 // images are read when the dialog opens (each with a five-minute link to show it).
 "use client";
-import { ImageIcon, ImagePlus } from "lucide-react";
-import { useRef, useState } from "react";
+import { ImagePlus } from "lucide-react";
+import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
-import { EmptyState } from "@/components/ui/empty-state";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
-import { Spinner } from "@/components/ui/spinner";
-import { AssetUploader, type AssetUploaderProps } from "@/components/assets/asset-uploader";
-import type { ActionResult } from "@/lib/console/action";
+import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import { imageSlots, withImageAsset, withNewImage } from "@/lib/templates/editor-images";
 import type { ImageChoice } from "@/lib/templates/editor-files";
+import { ImageChoices, useImageChoices, type LoadImages } from "./image-choices";
 
 const NEW = "new";
 
@@ -21,10 +19,6 @@ function describeAssetId(assetId: unknown): string {
   if (typeof assetId === "string") return assetId;
   if (typeof assetId === "object" && assetId !== null && Array.isArray((assetId as { path?: unknown }).path)) return `binding ${(assetId as { path: string[] }).path.join(".")}`;
   return "no image yet";
-}
-
-function formatSize(bytes: number) {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 export function ImagePicker({
@@ -37,38 +31,21 @@ export function ImagePicker({
   composition: string;
   /** The new composition.json text and a sentence saying what changed. */
   onPick: (text: string, said: string) => void;
-  loadImages: (input: Record<string, never>) => Promise<ActionResult<ImageChoice[]>>;
+  loadImages: LoadImages;
   /** Registers an upload (the Assets page's action): with it, images can be uploaded here too. */
   register?: AssetUploaderProps["register"];
 }) {
   const [open, setOpen] = useState(false);
-  const [images, setImages] = useState<ImageChoice[] | null>(null);
-  const [failure, setFailure] = useState<string>();
+  const choices = useImageChoices(loadImages);
+  const setFailure = choices.setFailure;
   const [target, setTarget] = useState(NEW);
   const slots = imageSlots(composition);
-
-  const seq = useRef(0);
-
-  /** Reads the images afresh (their links last five minutes); a later read wins. */
-  const load = () => {
-    setFailure(undefined);
-    const mine = ++seq.current;
-    void loadImages({}).then(
-      (r) => {
-        if (mine !== seq.current) return;
-        if (r.ok) setImages(r.data);
-        else setFailure(r.error.message);
-      },
-      () => mine === seq.current && setFailure("The images could not be read; check your connection"),
-    );
-  };
 
   const openPicker = (o: boolean) => {
     setOpen(o);
     if (!o) return;
     setTarget(NEW);
-    setImages(null);
-    load();
+    choices.open();
   };
 
   const pick = (image: ImageChoice) => {
@@ -101,41 +78,7 @@ export function ImagePicker({
     >
       <div className="flex flex-col gap-4">
         <Field label="Put the image in">{(p) => <Select {...p} options={options} value={target} onValueChange={setTarget} />}</Field>
-        {register && <AssetUploader register={register} imagesOnly onUploaded={load} />}
-        {failure && (
-          <p role="alert" className="text-sm font-medium text-danger">
-            {failure}
-          </p>
-        )}
-        {images === null && !failure ? (
-          <p className="flex items-center gap-2 text-sm text-gray-700">
-            <Spinner className="size-4" /> Loading images…
-          </p>
-        ) : images && images.length === 0 ? (
-          <EmptyState icon={ImageIcon} title="No images uploaded yet" text="Upload PNG, JPEG or SVG images as assets of this workspace; they appear here to pick." className="py-6" />
-        ) : (
-          <ul aria-label="Images" className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-            {(images ?? []).map((image) => (
-              <li key={image.id}>
-                <button
-                  type="button"
-                  onClick={() => pick(image)}
-                  className="flex w-full flex-col gap-1 rounded-md border border-gray-200 bg-white p-2 text-left hover:border-accent focus-visible:outline-2 focus-visible:outline-ring"
-                >
-                  <span className="sr-only">Use </span>
-                  <span className="flex aspect-[4/3] items-center justify-center overflow-hidden rounded bg-gray-50">
-                    {/* eslint-disable-next-line @next/next/no-img-element -- a signed link to the workspace's own file */}
-                    <img src={image.previewUrl} alt="" className="max-h-full max-w-full object-contain" />
-                  </span>
-                  <span className="truncate text-sm font-medium text-gray-900">{image.filename}</span>
-                  <span className="text-xs text-gray-600">
-                    {image.kind === "svg" ? "SVG" : image.mediaType.replace("image/", "").toUpperCase()} · {formatSize(image.size)}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
+        <ImageChoices choices={choices} register={register} onPick={pick} emptyText="Upload PNG, JPEG or SVG images as assets of this workspace; they appear here to pick." />
       </div>
     </Dialog>
   );

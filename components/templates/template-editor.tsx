@@ -8,7 +8,7 @@ import { useMemo, useState } from "react";
 import { ConflictDialog } from "@/components/editor/conflict-dialog";
 import { CodeEditor, type Problem } from "@/components/editor/lazy-code-editor";
 import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/select";
@@ -17,7 +17,7 @@ import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { formFields, fromTabs, parseData, sameTabs, shortPath, tabOfPath, toTabs, type CodeTab, type Content, type TabId as ContentTab, type Tabs as TabTexts, type TranslationText } from "@/lib/templates/editor-tabs";
 import type { Editor } from "@/components/editor/format";
-import { EditorHeading, ProblemDot, readOnlyNote, usePublish } from "./editor-shell";
+import { EditorHeading, FileTabsList, ProblemList, readOnlyNote, usePublish } from "./editor-shell";
 import { ContentForm } from "./content-form";
 import { ImagePicker } from "./image-picker";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
@@ -223,14 +223,7 @@ export function TemplateEditor({
 
       <div className="grid gap-4 lg:grid-cols-2">
         <Tabs value={active} onValueChange={(v) => setActive(v as TabId)} className="flex min-w-0 flex-col">
-          <TabsList aria-label="Template files" className="flex-wrap">
-            {tabIds.map((k) => (
-              <TabsTrigger key={k} value={k}>
-                {tabLabels[k]}
-                {(problems[k]?.length ?? 0) + [...serverProblems, ...previewProblems].filter((p) => tabOfPath(p.path) === k).length > 0 && <ProblemDot />}
-              </TabsTrigger>
-            ))}
-          </TabsList>
+          <FileTabsList ids={tabIds} labels={tabLabels} hasProblem={(k) => (problems[k]?.length ?? 0) + [...serverProblems, ...previewProblems].filter((p) => tabOfPath(p.path) === k).length > 0} />
           {tabIds.map((k) => (
             <TabsContent key={k} value={k} className="flex flex-col gap-2">
               <div className="flex items-start justify-between gap-3">
@@ -279,17 +272,7 @@ export function TemplateEditor({
               </div>
             </TabsContent>
           ))}
-          <div aria-live="polite" className="mt-2 min-h-6">
-            {problemList.length > 0 && (
-              <ul aria-label={`Problems in ${tabLabels[active]}`} className="space-y-1 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-gray-900">
-                {problemList.slice(0, 8).map((p, i) => (
-                  <li key={i}>
-                    <span className="font-mono text-xs text-danger">{p.where}</span> {p.message}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <ProblemList tab={tabLabels[active]} problems={problemList} />
         </Tabs>
         <div className="flex h-[36rem] flex-col gap-2 lg:h-[calc(100vh-16rem)] lg:min-h-[30rem]">
           {locales.length > 0 && (
