@@ -152,17 +152,12 @@ export class Folio {
      * each request waits on the server (`waitMs`, up to a minute), woken by the render's end, so
      * there is no polling. RENDER_TIMEOUT after `timeoutMs` (10 minutes by default).
      */
-    waitFor: async (id: string, options: WaitOptions = {}): Promise<Render> => {
-      const timeoutMs = options.timeoutMs ?? TEN_MINUTES;
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const left = deadline - Date.now();
-        const r = await this.renders.get(id, { waitMs: Math.max(0, Math.min(SERVER_WAIT_MAX, left)), signal: options.signal });
-        options.onProgress?.(r.state);
-        if (hasEnded(r.state)) return r;
-        if (deadline - Date.now() <= 0) throw new FolioError("RENDER_TIMEOUT", `Render ${id} had not ended after ${Math.round(timeoutMs / 1000)} s (it is ${r.state}); wait again or cancel it`, 0, { retryable: true });
-      }
-    },
+    waitFor: (id: string, options: WaitOptions = {}): Promise<Render> =>
+      waitUntil(options, (waitMs) => this.renders.get(id, { waitMs, signal: options.signal }), (r) => ({
+        progress: r.state,
+        ended: hasEnded(r.state),
+        stillRunning: `Render ${id} had not ended after %s (it is ${r.state}); wait again or cancel it`,
+      })),
     /** create, then waitFor: the ended render. An Idempotency-Key is made when none is given, so a lost answer is retried safely. */
     createAndWait: async (body: RenderRequest, options: CallOptions & WaitOptions = {}): Promise<Render> => {
       const timeoutMs = options.timeoutMs ?? TEN_MINUTES;
@@ -185,18 +180,15 @@ export class Folio {
      * Waits until every item has ended and returns the summary; RENDER_TIMEOUT after `timeoutMs`,
      * 10 minutes unless a longer one is given (spec: client libraries).
      */
-    waitFor: async (id: string, options: WaitOptions = {}): Promise<BatchSummary> => {
-      const timeoutMs = options.timeoutMs ?? TEN_MINUTES;
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const left = deadline - Date.now();
-        const b = await this.batches.get(id, { waitMs: Math.max(0, Math.min(SERVER_WAIT_MAX, left)), signal: options.signal });
+    waitFor: (id: string, options: WaitOptions = {}): Promise<BatchSummary> =>
+      waitUntil(options, (waitMs) => this.batches.get(id, { waitMs, signal: options.signal }), (b) => {
         const running = b.items.filter((i) => !hasEnded(i.state)).length;
-        options.onProgress?.(`${b.items.length - running} of ${b.items.length} ended`);
-        if (running === 0) return b;
-        if (deadline - Date.now() <= 0) throw new FolioError("RENDER_TIMEOUT", `Batch ${id} had not ended after ${Math.round(timeoutMs / 1000)} s (${running} of ${b.items.length} items still running)`, 0, { retryable: true });
-      }
-    },
+        return {
+          progress: `${b.items.length - running} of ${b.items.length} ended`,
+          ended: running === 0,
+          stillRunning: `Batch ${id} had not ended after %s (${running} of ${b.items.length} items still running)`,
+        };
+      }),
     /** The combined PDF of a batch whose items all succeeded, as a Response. */
     pdf: (id: string, options: CallOptions = {}): Promise<Response> => this.fetch("get", "/v1/renders/batch/{id}/pdf", { params: { id }, signal: options.signal }),
   };
@@ -211,6 +203,22 @@ export class Folio {
     versions: (id: string, query: QueryOf<"/v1/templates/{id}/versions", "get"> = {}, options: CallOptions = {}) => this.get("/v1/templates/{id}/versions", { params: { id }, query, ...options }),
     dataSchema: (id: string, options: CallOptions = {}) => this.get("/v1/templates/{id}/data-schema", { params: { id }, ...options }),
   };
+}
+
+/**
+ * Reads with the server waiting up to a minute each time (`waitMs`), until `look` says the thing
+ * ended; RENDER_TIMEOUT (its `stillRunning` words, %s the time) once `timeoutMs` has passed.
+ */
+async function waitUntil<T>(options: WaitOptions, read: (waitMs: number) => Promise<T>, look: (value: T) => { progress: string; ended: boolean; stillRunning: string }): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? TEN_MINUTES;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read(Math.max(0, Math.min(SERVER_WAIT_MAX, deadline - Date.now())));
+    const seen = look(value);
+    options.onProgress?.(seen.progress);
+    if (seen.ended) return value;
+    if (deadline - Date.now() <= 0) throw new FolioError("RENDER_TIMEOUT", seen.stillRunning.replace("%s", `${Math.round(timeoutMs / 1000)} s`), 0, { retryable: true });
+  }
 }
 
 /** Exponential back-off with jitter when the server names no time: about 0.5, 1, 2, 4 s. */
