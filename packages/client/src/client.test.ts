@@ -116,7 +116,7 @@ describe("the client", () => {
     expect(seen.filter((s) => s.method === "POST").length).toBe(posts.length + 1);
   });
 
-  it("after a lost answer, retries a render POST only with an Idempotency-Key, which makes no second render", { timeout: 60_000 }, async () => {
+  it("after a lost answer, retries a GET always and a render POST only with an Idempotency-Key, which makes no second render", { timeout: 60_000 }, async () => {
     const w = await createTestWorkspace();
     const keyed = recorded(w.key, { loseFirstAnswer: true });
     const r = await keyed.client.renders.create({ document: { html: "<p>once</p>" } }, { idempotencyKey: true });
@@ -125,6 +125,10 @@ describe("the client", () => {
     const e = await unkeyed.client.renders.create({ document: { html: "<p>not retried</p>" } }).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: "NETWORK", status: 0, retryable: false });
     expect(unkeyed.seen).toHaveLength(1);
+    // A GET is always retried after a lost answer.
+    const reader = recorded(w.key, { loseFirstAnswer: true });
+    expect((await reader.client.renders.get(r.id)).id).toBe(r.id);
+    expect(reader.seen.map((x) => x.method)).toEqual(["GET", "GET"]);
     // The keyed call's two POSTs made one render; the unkeyed one made its one.
     const list = await api<{ items: { id: string }[] }>("/v1/renders", { key: w.key });
     expect(list.body.items.map((i) => i.id)).toContain(r.id);
