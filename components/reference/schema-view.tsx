@@ -34,7 +34,9 @@ const refName = (ref: string) => decodeURIComponent(ref.split("/").pop() ?? ref)
 function bounds(s: JsonSchema): string {
   const parts: string[] = [];
   if (s.minLength !== undefined || s.maxLength !== undefined) parts.push(`${s.minLength ?? 0} to ${s.maxLength ?? "any"} characters`);
-  if (s.minimum !== undefined || s.maximum !== undefined) parts.push(`${s.minimum ?? "any"} to ${s.maximum ?? "any"}`);
+  // why: zod gives every integer the safe-integer bounds, which say nothing to a reader.
+  const [min, max] = [s.minimum, s.maximum].map((n) => (n !== undefined && Math.abs(n) >= Number.MAX_SAFE_INTEGER ? undefined : n));
+  if (min !== undefined || max !== undefined) parts.push(`${min ?? "any"} to ${max ?? "any"}`);
   if (s.minItems !== undefined || s.maxItems !== undefined) parts.push(`${s.minItems ?? 0} to ${s.maxItems ?? "any"} items`);
   if (s.format) parts.push(s.format);
   return parts.length ? ` (${parts.join(", ")})` : "";
