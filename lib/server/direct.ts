@@ -24,6 +24,6 @@ export async function runDirect(handler: Handler, req: IncomingMessage, res: Ser
     duplex: "half",
   } as RequestInit);
   // why whole: the routes run here answer small JSON.
+  // A body the handler refused unread is not drained: lib/server/web.ts ends the connection after the answer.
   await sendWhole(res, await handler(request));
-  if (hasBody && !req.readableEnded) req.resume(); // a body the handler refused unread: drain it
 }

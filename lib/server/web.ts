@@ -57,6 +57,15 @@ async function main() {
     return undefined;
   };
   const server = http.createServer((req, res) => {
+    // An answer sent before its request's body arrived (a 413 on Content-Length, a body cut off at its
+    // limit, a refusal before reading): the connection ends after it. Kept open, it would wait for bytes
+    // the client may never send, holding the socket (and a graceful stop) until the client gives up.
+    // why a linger before destroying: a reset at once can discard the answer before the client reads it.
+    res.once("finish", () => {
+      if (req.complete) return;
+      req.socket.end();
+      setTimeout(() => req.socket.destroy(), 2000).unref();
+    });
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
     // The console's sign-in redirect comes back to this path (lib/console/session.ts).
     req.headers[REQUEST_PATH_HEADER] = req.url ?? "/";

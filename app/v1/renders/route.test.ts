@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
+import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
@@ -224,6 +225,28 @@ describe("POST /v1/renders", () => {
       expect(res.status).toBe(413);
       expect(JSON.parse(res.body).error.code).toBe("LIMIT_EXCEEDED");
       expect(await listAll(w)).toEqual([]);
+    });
+
+    it("ends the connection after a 413 sent before the body, though the client neither sends the rest nor closes", async () => {
+      const w = await createTestWorkspace();
+      const url = new URL(inject("baseUrl"));
+      const socket = net.connect(Number(url.port), url.hostname);
+      const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+      let answer = "";
+      socket.setEncoding("utf8");
+      socket.on("data", (d: string) => (answer += d));
+      socket.on("error", () => {}); // a reset after the linger is a close too
+      socket.write(
+        `POST /v1/renders HTTP/1.1\r\nHost: ${url.host}\r\nx-api-key: ${w.key}\r\ncontent-type: application/json\r\n` +
+          `content-length: ${12 * MiB}\r\n\r\n{"document":{"html":"`,
+      );
+      const started = Date.now();
+      const result = await Promise.race([closed.then(() => "closed"), new Promise((r) => setTimeout(() => r("still open"), 8000))]);
+      socket.destroy();
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain('"LIMIT_EXCEEDED"');
+      expect(result).toBe("closed");
+      expect(Date.now() - started).toBeLessThan(8000);
     });
 
     it("reads bodies up to 11 MiB: 6 MiB and exactly 11 MiB answer 400 for html length, not 413", async () => {
