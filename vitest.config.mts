@@ -19,6 +19,9 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.unit.test.ts", "packages/**/*.unit.test.ts"],
           environment: "node",
+          // why not isolated: no unit test mocks a module, and those that set environment variables put
+          // them back; loading the modules afresh for each file made the unit tests take 13 s instead of 7.
+          isolate: false,
         },
       },
       {
