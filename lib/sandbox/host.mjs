@@ -30,8 +30,10 @@ const MAX_CONSOLE_CHARS = 2000;
 const IDLE_ISOLATES = 2;
 /** An isolate whose heap stays above this after a step is replaced rather than reused. */
 const REUSE_HEAP_BYTES = 24 * 1024 * 1024;
-/** Contexts made and warmed ahead of jobs in each idle isolate (an invoice with a script, header and footer takes 4). */
+/** Contexts made and warmed ahead of jobs in each idle isolate (an invoice with a header and footer takes 3). */
 const READY_CONTEXTS = 4;
+/** Contexts made ahead, not warmed, for scripts steps (which run no Handlebars), in each idle isolate. */
+const PLAIN_CONTEXTS = 2;
 /** Precompiled templates kept in this process, in bytes of their text. */
 const SPEC_CACHE_BYTES = 32 * 1024 * 1024;
 /** Precompiled templates kept compiled in each isolate, in bytes (they count toward its 64 MiB), and the largest kept. */
@@ -124,7 +126,7 @@ const newIsolate = () => new ivm.Isolate({ memoryLimit: MEMORY_MB, snapshot });
 const kept = new WeakMap();
 const keptOf = (isolate) => {
   let k = kept.get(isolate);
-  if (!k) kept.set(isolate, (k = { ready: [], compiler: undefined, scripts: new Map(), scriptBytes: 0 }));
+  if (!k) kept.set(isolate, (k = { ready: [], plain: [], compiler: undefined, scripts: new Map(), scriptBytes: 0 }));
   return k;
 };
 function takeIsolate() {
@@ -153,6 +155,15 @@ async function takeContext(isolate) {
   return keptOf(isolate).ready.pop() ?? (await isolate.createContext());
 }
 
+/**
+ * A fresh context for a scripts step: made ahead but never warmed. why apart from the warmed ones:
+ * a script runs no Handlebars, and warming a context is most of what it costs to make; the work
+ * done after each job competes for the CPU with the render the job was for.
+ */
+async function takePlainContext(isolate) {
+  return keptOf(isolate).plain.pop() ?? (await isolate.createContext());
+}
+
 const WARM_TEMPLATE = "{{#each a}}{{b}}{{#if c}}{{c}}{{else}}-{{/if}}{{> p}}{{/each}}";
 const WARM_PARTIAL = "<i>{{b}}</i>";
 const WARM_DATA = '{"a":[{"b":1,"c":"x"},{"b":2}]}';
@@ -176,6 +187,15 @@ async function warmContext(isolate) {
 // nor for compiling Handlebars' paths in it (compiled code is the isolate's, shared by its contexts).
 const WARM_UP = `__folio.begin("warm", '{"a":[{"b":1,"c":"x"}]}'); __folio.render("{{#each a}}{{b}}{{#if c}}{{c}}{{else}}-{{/if}}{{/each}}{{> p}}", { p: "{{a.length}}" }, false, false);`;
 let refilling = false;
+/** When a job last started or ended (refill waits for a quiet moment after it). */
+let lastActivity = 0;
+/**
+ * How long the process stays quiet after a job before it makes what the next jobs take. why wait:
+ * a job's end is when its render is inserted and printed; contexts made then compete for the two
+ * cores with exactly that work (measured: 1 to 2 ms more per render). Once the isolates have no
+ * ready context left, it does not wait for quiet.
+ */
+const QUIET_MS = 15;
 // why only while no job runs: making an isolate or a context blocks this process's thread for up
 // to tens of milliseconds, which a job arriving just then would wait for; jobs use what is ready.
 function refill() {
@@ -183,6 +203,9 @@ function refill() {
   refilling = true;
   const next = () => {
     if (running.size > 0) return void setTimeout(next, 5);
+    const quietFor = performance.now() - lastActivity;
+    const depleted = idle.length < IDLE_ISOLATES || idle.every((i) => keptOf(i).ready.length === 0);
+    if (!depleted && quietFor < QUIET_MS) return void setTimeout(next, Math.ceil(QUIET_MS - quietFor));
     let work;
     if (idle.length < IDLE_ISOLATES) {
       const isolate = newIsolate();
@@ -196,11 +219,13 @@ function refill() {
         .catch(() => isolate.dispose());
     } else {
       const isolate = idle.find((i) => !i.isDisposed && keptOf(i).ready.length < READY_CONTEXTS);
-      if (!isolate) {
+      const plainFor = isolate ? undefined : idle.find((i) => !i.isDisposed && keptOf(i).plain.length < PLAIN_CONTEXTS);
+      if (isolate) work = warmContext(isolate);
+      else if (plainFor) work = plainFor.createContext().then((c) => (plainFor.isDisposed ? c.release() : void keptOf(plainFor).plain.push(c)), () => {});
+      else {
         refilling = false;
         return;
       }
-      work = warmContext(isolate);
     }
     work.finally(() => setTimeout(next, 0));
   };
@@ -443,16 +468,28 @@ async function checkJob(isolate, job, out) {
 // why wrapped in a function: each script's declarations stay its own (two scripts may both
 // declare beforeRender); the wrapper adds nothing before the first line's text but on that line,
 // so line numbers stay the script's.
+/**
+ * Gives a context its step's name and data (the harness's begin). Small data at once (evalClosureSync:
+ * harness code only, no caller's yet, about 5 µs against 70 for an async call); large data through a
+ * thread of its own, so that parsing megabytes does not hold up other jobs' calls.
+ */
+const SYNC_DATA_BYTES = 64 * 1024;
+function begin(context, name, data, tap, timeout) {
+  const args = [name, data, tap];
+  if ((data?.length ?? 0) <= SYNC_DATA_BYTES) return context.evalClosureSync("__folio.begin($0, $1, $2)", args, { ...copy, timeout });
+  return context.evalClosure("__folio.begin($0, $1, $2)", args, { ...copy, timeout });
+}
+
 const scriptCode = (script, file) => `__folio.callBeforeRender(${JSON.stringify(file)}, (function () { ${script.source}\n;return typeof beforeRender === "function" ? beforeRender : undefined; })())`;
 
 async function runScripts(isolate, job, out) {
   const step = new Step(job, "scripts");
   const inBytes = bytes(out.data) + job.scripts.reduce((n, s) => n + bytes(s.source), 0);
   if (inBytes > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", "scripts", `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of source and data`);
-  const context = await takeContext(isolate);
+  const context = await takePlainContext(isolate);
   job.contexts.push(context);
   try {
-    await step.call((timeout) => context.evalClosure("__folio.begin($0, $1, $2)", ["scripts", out.data, step.tap], { ...copy, timeout }));
+    await step.call((timeout) => begin(context, "scripts", out.data, step.tap, timeout));
     let r;
     for (const [i, script] of job.scripts.entries()) {
       const file = `script ${script.name}`;
@@ -484,7 +521,7 @@ async function runStep(isolate, job, spec, out) {
   try {
     const helpers = !job.restricted && typeof job.helpers === "string" && job.helpers.length > 0;
     // The step's name and data first, so that helpers.js's own console calls carry the name.
-    await step.call((timeout) => context.evalClosure("__folio.begin($0, $1, $2)", [spec.name, out.data, step.tap], { ...copy, timeout }));
+    await step.call((timeout) => begin(context, spec.name, out.data, step.tap, timeout));
     if (helpers) {
       const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
       await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
@@ -501,7 +538,9 @@ async function runStep(isolate, job, spec, out) {
       nodes += entry.nodes;
       if (nodes > MAX_NODES) throw new Fault("LIMIT_EXCEEDED", f.file, `more than ${MAX_NODES.toLocaleString("en-US")} syntax nodes in this step`);
       const script = await specScript(isolate, entry);
-      await step.call((timeout) => script.run(context, { timeout }), f.file);
+      // why at once (runSync): the script only defines the precompiled template, Folio's code made by
+      // Handlebars' compiler, and an async call costs a trip through a thread of its own (about 50 µs).
+      await step.call((timeout) => script.runSync(context, { timeout }), f.file);
       if (f.name === undefined) templateKey = entry.key;
       else partialKeys[f.name] = entry.key;
     }
@@ -576,6 +615,7 @@ process.on("message", async (m) => {
     return;
   }
   const { id, job } = m;
+  lastActivity = performance.now();
   running.set(id, job);
   try {
     const value = await runJob(job);
@@ -585,6 +625,7 @@ process.on("message", async (m) => {
     process.send({ id, ok: false, error: { code: "INTERNAL", file: "", message: String(e?.message ?? e).slice(0, 500) } });
   } finally {
     running.delete(id);
+    lastActivity = performance.now();
   }
 });
 process.on("disconnect", () => process.exit(0));

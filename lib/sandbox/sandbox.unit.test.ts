@@ -235,6 +235,8 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
       data: {},
     });
     expect(r.outputs.template).toBe("undefined,undefined,undefined");
+    // The scripts step's context (made ahead, apart from the template steps') saw nothing of the first run either.
+    expect(r.data).toEqual({ before: "undefined" });
     await stillWorks();
   });
 
