@@ -24,6 +24,6 @@ export async function runDirect(handler: Handler, req: IncomingMessage, res: Ser
     duplex: "half",
   } as RequestInit);
   // why whole: the routes run here answer small JSON.
-  // A body the handler refused unread is not drained: lib/server/web.ts ends the connection after the answer.
+  // A body the handler refused unread is drained (for a while) by lib/server/web.ts after the answer.
   await sendWhole(res, await handler(request));
 }

@@ -57,14 +57,20 @@ async function main() {
     return undefined;
   };
   const server = http.createServer((req, res) => {
-    // An answer sent before its request's body arrived (a 413 on Content-Length, a body cut off at its
-    // limit, a refusal before reading): the connection ends after it. Kept open, it would wait for bytes
-    // the client may never send, holding the socket (and a graceful stop) until the client gives up.
-    // why a linger before destroying: a reset at once can discard the answer before the client reads it.
+    // An answer sent before its request's body arrived (a 413 on Content-Length, a refusal before
+    // reading): the rest of the body is read and dropped, so that a client still sending gets its
+    // answer (a client cut off mid-upload reports an error instead), but only while it keeps coming:
+    // 2 s without a byte, or 30 s in all, and the connection is destroyed. Kept open, it would hold
+    // the socket (and a graceful stop) for as long as the client liked.
     res.once("finish", () => {
       if (req.complete) return;
-      req.socket.end();
-      setTimeout(() => req.socket.destroy(), 2000).unref();
+      const end = () => req.socket.destroy();
+      const idle = setTimeout(end, 2000).unref();
+      const total = setTimeout(end, 30_000).unref();
+      req.on("data", () => idle.refresh());
+      req.once("end", () => (clearTimeout(idle), clearTimeout(total)));
+      req.socket.once("close", () => (clearTimeout(idle), clearTimeout(total)));
+      req.resume();
     });
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
     // The console's sign-in redirect comes back to this path (lib/console/session.ts).

@@ -227,7 +227,7 @@ describe("POST /v1/renders", () => {
       expect(await listAll(w)).toEqual([]);
     });
 
-    it("ends the connection after a 413 sent before the body, though the client neither sends the rest nor closes", async () => {
+    it("ends the connection 2 s after a 413 sent before the body when the client neither sends the rest nor closes", async () => {
       const w = await createTestWorkspace();
       const url = new URL(inject("baseUrl"));
       const socket = net.connect(Number(url.port), url.hostname);
