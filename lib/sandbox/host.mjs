@@ -174,8 +174,9 @@ async function warmContext(isolate) {
     const step = new Step({ isolate }, "warm");
     const t = await compiledSpec(isolate, step, "warm", WARM_TEMPLATE, false);
     const p = await compiledSpec(isolate, step, "warm partial", WARM_PARTIAL, false);
-    for (const c of [t, p]) await (await specScript(isolate, c)).run(context, { timeout: CPU_MS });
-    await context.evalClosure("__folio.begin($0, $1); __folio.renderSpecs($2, $3, false, false)", ["warm", WARM_DATA, t.key, { p: p.key }], { ...copy, timeout: CPU_MS });
+    // why sync: Folio's own template and data, run only while no job runs (see begin()).
+    for (const c of [t, p]) (await specScript(isolate, c)).runSync(context, { timeout: CPU_MS });
+    context.evalClosureSync("__folio.begin($0, $1); __folio.renderSpecs($2, $3, false, false)", ["warm", WARM_DATA, t.key, { p: p.key }], { ...copy, timeout: CPU_MS });
     if (isolate.isDisposed) return;
     k.ready.push(context);
   } catch {
@@ -204,7 +205,9 @@ function refill() {
   const next = () => {
     if (running.size > 0) return void setTimeout(next, 5);
     const quietFor = performance.now() - lastActivity;
-    const depleted = idle.length < IDLE_ISOLATES || idle.every((i) => keptOf(i).ready.length === 0);
+    // The isolate the next job takes (takeIsolate) is the last idle one.
+    const nextIsolate = idle[idle.length - 1];
+    const depleted = idle.length < IDLE_ISOLATES || !nextIsolate || keptOf(nextIsolate).ready.length === 0;
     if (!depleted && quietFor < QUIET_MS) return void setTimeout(next, Math.ceil(QUIET_MS - quietFor));
     let work;
     if (idle.length < IDLE_ISOLATES) {
@@ -391,6 +394,9 @@ class Step {
 /** A caller's JavaScript file compiled with its name, so that syntax errors and stacks name it. */
 async function compileFile(isolate, step, source, filename) {
   try {
+    // why small files at once: compiling only parses (no caller code runs), and an async call costs a
+    // trip through a thread of its own; a large file is parsed there, not holding up other jobs.
+    if (source.length <= SYNC_DATA_BYTES) return isolate.compileScriptSync(source, { filename });
     return await isolate.compileScript(source, { filename });
   } catch (e) {
     if (e?.name === "SyntaxError") {
