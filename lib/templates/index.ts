@@ -21,6 +21,7 @@ import { parseHandlebarsContent, type HandlebarsContent } from "./handlebars-sch
 import { ComponentContent } from "./schema";
 import { changesValuesOnly, contentImages } from "./content-extras";
 import type { CreateTemplateInput, Draft, Editor, ListTemplatesQuery, Revision, Template, TemplateVersion, UpdateTemplateInput } from "./schemas";
+import { forgetVersions } from "./version-cache";
 
 export {
   CreateTemplateInput,
@@ -192,7 +193,7 @@ export async function updateTemplate(ctx: Ctx, id: string, input: UpdateTemplate
 export async function deleteTemplates(ctx: Ctx, ids: string[]): Promise<{ deleted: true; ids: string[] }> {
   requireScope(ctx, "template:write");
   const unique = [...new Set(ids)];
-  return withTx(async (tx) => {
+  const result = await withTx(async (tx) => {
     const held = await repo.versionBlobsOfTemplates(tx, ctx.workspaceId, unique);
     const gone = await repo.deleteTemplates(tx, ctx.workspaceId, unique);
     const missing = unique.find((id) => !gone.some((g) => g.id === id));
@@ -201,6 +202,9 @@ export async function deleteTemplates(ctx: Ctx, ids: string[]): Promise<{ delete
     for (const g of gone) await recordAudit(tx, ctx, "template.delete", { type: "template", id: g.id }, { name: g.name });
     return { deleted: true as const, ids: unique };
   });
+  // At once in this process; other processes hear the deletion (lib/templates/version-cache.ts).
+  forgetVersions();
+  return result;
 }
 
 export async function getDraft(ctx: Ctx, id: string): Promise<Draft> {

@@ -13,6 +13,7 @@ import { expand } from "./expand";
 import { handlebarsFromDraft, handlebarsFromVersion } from "./handlebars";
 import { renderMargins } from "./margins";
 import * as repo from "./repository";
+import { findVersionCached } from "./version-cache";
 import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
 import { ComponentContent, type NodeDocument } from "./schema";
 import { contentImages, templateData } from "./content-extras";
@@ -86,7 +87,7 @@ export function versionResources(v: { version: number; resources: unknown }, con
 
 /** A published version with data: only what the version copied when it was published is used. */
 export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Data, lang?: string): Promise<PreparedSource> {
-  const v = await repo.findVersion(db(), ctx.workspaceId, versionId);
+  const v = await findVersionCached(ctx.workspaceId, versionId);
   if (!v) throw notFound("template version", versionId);
   if (v.kind === "handlebars") return handlebarsFromVersion(v, data, lang);
   const content = storedContent(v.content);
