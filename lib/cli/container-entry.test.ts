@@ -1,9 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findSystemUser } from "../private-files";
+import { killGroups, startUntilBanner, stopExpectingExit } from "../testing/banner-process";
 import { freePort, projectRoot } from "../testing/server";
 
 /**
@@ -20,36 +21,10 @@ const SERVICE_USER = "nobody";
 /** CAP_CHOWN, CAP_KILL, CAP_SETGID, CAP_SETUID: bits 0, 5, 6 and 7. */
 const SERVICE_CAPABILITIES = "00000000000000e1";
 
-type Running = { proc: ChildProcess; output: () => string; exited: Promise<number | null>; banner: string };
 const started: ChildProcess[] = [];
 
-/** Starts the entry script in its own process group with only the settings a `docker run` gives it; waits for its banner. */
-async function startEntry(env: Record<string, string>): Promise<Running> {
-  // why the cast: Next.js types NODE_ENV as always present; the script gets none.
-  const proc = spawn(ENTRY, [], { cwd: "/", env: env as unknown as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  started.push(proc);
-  let stdout = "";
-  let stderr = "";
-  proc.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-  proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
-  const output = () => `stdout:\n${stdout.slice(-4000)}\nstderr:\n${stderr.slice(-4000)}`;
-  const deadline = Date.now() + 90_000;
-  while (!/Folio is running\.[\s\S]*Press Ctrl-C to stop/.test(stdout)) {
-    if (proc.exitCode !== null) throw new Error(`the entry script exited with ${proc.exitCode} before its banner\n${output()}`);
-    if (Date.now() > deadline) throw new Error(`no banner within 90 s\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { proc, output, exited, banner: stdout.slice(stdout.indexOf("Folio is running.")) };
-}
-
-/** SIGTERM to the process the script became (tini sends the same): it stops web, worker and the database, and exits 0. */
-async function stopEntry(r: Running, baseUrl: string) {
-  r.proc.kill("SIGTERM");
-  const code = await Promise.race([r.exited, new Promise<"timeout">((res) => setTimeout(() => res("timeout"), 30_000))]);
-  expect(code, r.output()).toBe(0);
-  await expect(fetch(`${baseUrl}/readyz`)).rejects.toThrow();
-}
+/** The entry script with only the settings a `docker run` gives it. why the cast: Next.js types NODE_ENV as always present; the script gets none. */
+const startEntry = (env: Record<string, string>) => startUntilBanner("the entry script", ENTRY, [], { cwd: "/", env: env as unknown as NodeJS.ProcessEnv }, started);
 
 function status(pid: number): { uid: number; capEff: string } {
   const text = fs.readFileSync(`/proc/${pid}/status`, "utf8");
@@ -107,16 +82,7 @@ describe("the container's entry script", () => {
   fs.chmodSync(tmpDir, 0o1777);
 
   afterAll(() => {
-    for (const p of started) {
-      // Only if a test failed midway: the whole group the script started.
-      if (p.exitCode === null && p.signalCode === null && p.pid) {
-        try {
-          process.kill(-p.pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
-    }
+    killGroups(started); // only if a test failed midway: the whole group the script started
     fs.rmSync(root, { recursive: true, force: true });
   });
 
@@ -202,7 +168,7 @@ describe("the container's entry script", () => {
     const png = Buffer.from(await (await fetch(imageRender.result!.downloadUrl)).arrayBuffer());
     expect(png.subarray(1, 4).toString()).toBe("PNG");
 
-    await stopEntry(first, baseUrl);
+    await stopExpectingExit(first, baseUrl);
 
     // The second start keeps the secrets and the database: the same key works and finds the render.
     const second = await startEntry(env);
@@ -215,7 +181,7 @@ describe("the container's entry script", () => {
       expect(again.status).toBe(200);
       expect(((await again.json()) as { state: string }).state).toBe("succeeded");
     } finally {
-      await stopEntry(second, baseUrl);
+      await stopExpectingExit(second, baseUrl);
     }
     // Nothing of the browser's or pdftoppm's is left: their folders are the render user's, which a
     // worker that is not root may not remove, so they are taken back or removed by that user.

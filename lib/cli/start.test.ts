@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -8,44 +8,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDatabase } from "../db/embedded";
 import { signIn } from "../testing/factories";
 import { api } from "../testing/http";
+import { killGroups, startUntilBanner, stopExpectingExit } from "../testing/banner-process";
 import { freePort, projectRoot } from "../testing/server";
 
 const ADMIN_EMAIL = "boss@folio.test";
 
-type Running = { proc: ChildProcess; output: () => string; exited: Promise<number | null> };
-
-/** Starts `npm start`'s entry point in its own process group and waits for its banner. */
-async function start(env: NodeJS.ProcessEnv): Promise<Running & { banner: string }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "lib/cli/start.ts"], {
-    cwd: projectRoot,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  started.push(proc);
-  let stdout = "";
-  let stderr = "";
-  proc.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-  proc.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => proc.once("exit", (code) => resolve(code)));
-  const output = () => `stdout:\n${stdout.slice(-4000)}\nstderr:\n${stderr.slice(-4000)}`;
-  const deadline = Date.now() + 90_000;
-  while (!/Folio is running\.[\s\S]*Press Ctrl-C to stop/.test(stdout)) {
-    if (proc.exitCode !== null) throw new Error(`start exited with ${proc.exitCode} before its banner\n${output()}`);
-    if (Date.now() > deadline) throw new Error(`no banner within 90 s\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const banner = stdout.slice(stdout.indexOf("Folio is running."));
-  return { proc, output, exited, banner };
-}
-
-/** SIGTERM to the start process only: it stops the web server and worker it started. */
-async function stop(r: Running, baseUrl: string) {
-  r.proc.kill("SIGTERM");
-  const code = await Promise.race([r.exited, new Promise<"timeout">((res) => setTimeout(() => res("timeout"), 30_000))]);
-  expect(code, r.output()).toBe(0);
-  await expect(fetch(`${baseUrl}/readyz`)).rejects.toThrow();
-}
+/** `npm start`'s entry point, as the npm script runs it. */
+const start = (env: NodeJS.ProcessEnv) => startUntilBanner("start", process.execPath, ["--import", "tsx", "lib/cli/start.ts"], { cwd: projectRoot, env }, started);
 
 const started: ChildProcess[] = [];
 
@@ -71,16 +40,7 @@ describe("npm start on an empty database", () => {
   });
 
   afterAll(async () => {
-    for (const p of started) {
-      // Only if a test failed midway: the whole group (start, web server, worker) we spawned.
-      if (p.exitCode === null && p.signalCode === null && p.pid) {
-        try {
-          process.kill(-p.pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }
-    }
+    killGroups(started); // only if a test failed midway: start, its web server and worker
     const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
     try {
       await sql.unsafe(`drop database if exists "${database}" with (force)`);
@@ -121,7 +81,7 @@ describe("npm start on an empty database", () => {
     expect(await signIn(ADMIN_EMAIL, password!, baseUrl)).toMatch(/next-auth\.session-token=/);
     await expect(signIn(ADMIN_EMAIL, `${password}x`, baseUrl)).rejects.toThrow("sign-in failed");
 
-    await stop(r, baseUrl);
+    await stopExpectingExit(r, baseUrl);
   });
 
   it("reuses the saved key and changes nothing on the second start", { timeout: 180_000 }, async () => {
@@ -143,6 +103,6 @@ describe("npm start on an empty database", () => {
       await sql.end({ timeout: 5 });
     }
 
-    await stop(r, baseUrl);
+    await stopExpectingExit(r, baseUrl);
   });
 });
