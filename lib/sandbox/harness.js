@@ -1,5 +1,7 @@
 // The code of Folio's own that runs INSIDE each sandbox context (V8 isolate, lib/sandbox/host.mjs),
-// next to Handlebars: it is part of the isolate snapshot, so every fresh context starts with it.
+// next to Handlebars' runtime: it is part of the isolate snapshot, so every fresh context starts
+// with it. Templates arrive precompiled; the compiler is added only to the compiler context, where
+// no caller code runs (precompile, check).
 // Nothing here is trusted by the host: a caller's helpers or scripts run in the same context and
 // may replace any of it; the host checks types and caps sizes of what comes back. What it guards
 // is the caller's own step (error messages that name the file and line, today's rules of the
@@ -10,6 +12,15 @@
   "use strict";
   const g = globalThis;
   const HB = g.Handlebars;
+  /**
+   * Handlebars with its compiler: only the compiler context has it (host.mjs adds it there after
+   * this harness was made, so it is read when used, not captured now).
+   */
+  function compilerHandlebars() {
+    const full = g.Handlebars;
+    if (!full || typeof full.precompile !== "function") throw new Fault("BAD_REQUEST", state.step, "templates are compiled in the compiler context only");
+    return full;
+  }
   const JSONSCHEMA = g.__folioJsonSchema;
   // why captured now: the caller may replace JSON, String or console in its context; this harness
   // keeps the originals of its own context (each context gets its own copy of the snapshot).
@@ -239,25 +250,6 @@
   }
 
   /**
-   * Renders the step's template with the data begin() read. `partials` by name; `helpers` whether
-   * helpers.js ran in this context (its new global functions become helpers).
-   */
-  function render(source, partials, helpers, restricted) {
-    const file = state.step;
-    try {
-      const hb = stepInstance(helpers, restricted);
-      const budget = { nodes: 0 };
-      const ast = parseTemplate(hb, source, file, budget, restricted);
-      if (!restricted && partials) {
-        for (const name of ownNames(partials)) addPartial(hb, name, hb.compile(parseTemplate(hb, toStr(partials[name]), `partial ${name}`, budget, false)));
-      }
-      return produce(hb.compile(ast, restricted ? RESTRICTED_OPTIONS : {}), file, restricted);
-    } catch (e) {
-      return fail(classify(e, file));
-    }
-  }
-
-  /**
    * Parses and compiles one file to Handlebars' precompiled form (JavaScript text) and counts its
    * syntax nodes, running nothing of the caller's. Called only in a context where no caller code
    * ever runs (host.mjs's compiler context), so what it returns depends on `source` alone and can
@@ -265,7 +257,7 @@
    */
   function precompile(file, source, restricted) {
     try {
-      const hb = HB.create();
+      const hb = compilerHandlebars().create();
       const budget = { nodes: 0 };
       const ast = parseTemplate(hb, toStr(source), file, budget, restricted);
       return { spec: hb.precompile(ast, restricted ? RESTRICTED_OPTIONS : {}), nodes: budget.nodes };
@@ -280,7 +272,11 @@
     specs.set(toStr(key), value);
   }
 
-  /** render() with the files precompile() made, given as spec keys: the template's and each partial's by name. */
+  /**
+   * Renders the step's template, as precompile() made it, with the data begin() read: given as spec
+   * keys, the template's and each partial's by name; `helpers` whether helpers.js ran in this
+   * context (its new global functions become helpers).
+   */
   function renderSpecs(templateKey, partialKeys, helpers, restricted) {
     const file = state.step;
     try {
@@ -300,7 +296,7 @@
   function check(source, partials, restricted) {
     const file = state.step;
     try {
-      const hb = HB.create();
+      const hb = compilerHandlebars().create();
       const budget = { nodes: 0 };
       parseTemplate(hb, source, file, budget, restricted);
       if (!restricted && partials) for (const name of ownNames(partials)) parseTemplate(hb, toStr(partials[name]), `partial ${name}`, budget, false);
@@ -440,5 +436,5 @@
 
   // why not writable: caller code of the same step could still shadow it with a lexical binding,
   // which only breaks its own step; the host checks everything it gets back.
-  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, render, precompile, spec, renderSpecs, check, validate, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
+  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, precompile, spec, renderSpecs, check, validate, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
 })();

@@ -2,8 +2,8 @@
 // permission model on, as the unprivileged render user when the server is root, with an
 // environment that holds none of Folio's settings. It keeps V8 isolates (isolated-vm) warm and
 // runs each step of a job (scripts together, body, header, footer, string) in a FRESH context of
-// one of them, with Handlebars and lib/sandbox/harness.js from an isolate snapshot. Caller code
-// never runs in this process's own realm: only strings cross the isolate boundary.
+// one of them, with Handlebars' runtime and lib/sandbox/harness.js from an isolate snapshot. Caller
+// code never runs in this process's own realm: only strings cross the isolate boundary.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -12,6 +12,8 @@ import ivm from "isolated-vm";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const handlebarsPath = process.argv[2];
+/** Handlebars without its compiler, beside the full build: what a step's context runs templates with. */
+const runtimePath = path.join(path.dirname(handlebarsPath), "handlebars.runtime.min.js");
 const jsonSchemaDir = process.argv[3];
 
 const CPU_MS = 2000;
@@ -30,10 +32,8 @@ const MAX_CONSOLE_CHARS = 2000;
 const IDLE_ISOLATES = 2;
 /** An isolate whose heap stays above this after a step is replaced rather than reused. */
 const REUSE_HEAP_BYTES = 24 * 1024 * 1024;
-/** Contexts made and warmed ahead of jobs in each idle isolate (an invoice with a header and footer takes 3). */
+/** Contexts made ahead of jobs in each idle isolate (an invoice with scripts, a header and a footer takes 4). */
 const READY_CONTEXTS = 4;
-/** Contexts made ahead, not warmed, for scripts steps (which run no Handlebars), in each idle isolate. */
-const PLAIN_CONTEXTS = 2;
 /** Precompiled templates kept in this process, in bytes of their text. */
 const SPEC_CACHE_BYTES = 32 * 1024 * 1024;
 /** Precompiled templates kept compiled in each isolate, in bytes (they count toward its 64 MiB), and the largest kept. */
@@ -41,6 +41,8 @@ const ISOLATE_SCRIPT_BYTES = 2 * 1024 * 1024;
 const ISOLATE_SCRIPT_MAX = 256 * 1024;
 /** isolated-vm refuses to compile more code than an eighth of the isolate's memory limit; the same bound here. */
 const MAX_CODE_CHARS = (MEMORY_MB * 1024 * 1024) / 8;
+/** Arguments and results copied across the isolate boundary. */
+const copy = { arguments: { copy: true }, result: { copy: true } };
 
 /**
  * @cfworker/json-schema (the interpreter lib/templates/data-schema.ts uses) as one script for the
@@ -103,30 +105,59 @@ const jsonSchemaUrl = `class FolioURL {
     toString() { return this.href; }
   }`;
 
-// why a snapshot: evaluating Handlebars' 90 kB in each fresh context costs 5 to 10 ms; a context
-// made from the snapshot starts with it compiled, for about 1 ms.
+const harnessSource = fs.readFileSync(path.join(here, "harness.js"), "utf8");
+const handlebarsSource = fs.readFileSync(handlebarsPath, "utf8");
+
+/** Folio's own template, run once when the snapshot is made (see there). */
+const WARM_TEMPLATE = "{{#each a}}{{b}}{{#if c}}{{c}}{{else}}-{{/if}}{{> p}}{{/each}}";
+const WARM_PARTIAL = "<i>{{b}}</i>";
+const WARM_DATA = '{"a":[{"b":1,"c":"x"},{"b":2}]}';
+
+/**
+ * Handlebars with its compiler, compiled once here with V8's code cache (for the compiler contexts,
+ * see compilerContext), and Folio's warm-up templates precompiled, in an isolate of their own that
+ * ends at once. Nothing of a caller's runs here.
+ */
+const { compilerCache, warmSpecs } = (() => {
+  const isolate = new ivm.Isolate({ memoryLimit: MEMORY_MB });
+  try {
+    const context = isolate.createContextSync();
+    const script = isolate.compileScriptSync(handlebarsSource, { filename: "handlebars.js", produceCachedData: true });
+    script.runSync(context);
+    isolate.compileScriptSync(harnessSource, { filename: "folio-harness.js" }).runSync(context);
+    const specs = [WARM_TEMPLATE, WARM_PARTIAL].map((source) => context.evalClosureSync("return __folio.precompile($0, $1, false)", ["warm", source], copy));
+    for (const r of specs) if (typeof r?.spec !== "string") throw new Error(`the sandbox's warm-up template did not compile: ${JSON.stringify(r?.error)}`);
+    return { compilerCache: script.cachedData, warmSpecs: specs };
+  } finally {
+    isolate.dispose();
+  }
+})();
+
+// why a snapshot: evaluating Handlebars in each fresh context costs milliseconds; a context made from
+// the snapshot starts with it compiled. why the runtime only: templates reach a step precompiled
+// (compiledSpec), and without the compiler's code a context is made in about half the time
+// (measured 0.4 ms against 0.7 to 0.9 with the full build).
 const snapshot = ivm.Isolate.createSnapshot(
   [
-    { code: fs.readFileSync(handlebarsPath, "utf8"), filename: "handlebars.js" },
+    { code: fs.readFileSync(runtimePath, "utf8"), filename: "handlebars.runtime.js" },
     { code: jsonSchemaScript(), filename: "json-schema.js" },
-    { code: fs.readFileSync(path.join(here, "harness.js"), "utf8"), filename: "folio-harness.js" },
+    { code: harnessSource, filename: "folio-harness.js" },
   ],
   // Warm-up: compiles the paths every step takes, kept compiled in the snapshot.
-  `__folio.begin("warm", '{"a":[{"b":1}]}'); __folio.render("x{{#each a}}{{b}}{{#if b}}y{{/if}}{{/each}}", {}, false, false);`,
+  `__folio.begin("warm", ${JSON.stringify(WARM_DATA)}); __folio.spec("warm", ${warmSpecs[0].spec}); __folio.spec("warm partial", ${warmSpecs[1].spec}); __folio.renderSpecs("warm", { p: "warm partial" }, false, false);`,
 );
 
 const idle = [];
 const newIsolate = () => new ivm.Isolate({ memoryLimit: MEMORY_MB, snapshot });
 /**
- * What each isolate keeps besides its heap: `ready`, contexts made from the snapshot and warmed by
- * Folio's own warm-up render, none of them yet given to a step; `compiler`, the one context where
- * templates are precompiled, in which no caller code ever runs; `scripts`, precompiled templates
- * compiled to V8 scripts, by key.
+ * What each isolate keeps besides its heap: `ready`, contexts made from the snapshot, none of them
+ * yet given to a step; `compiler`, the one context where templates are precompiled, in which no
+ * caller code ever runs; `scripts`, precompiled templates compiled to V8 scripts, by key.
  */
 const kept = new WeakMap();
 const keptOf = (isolate) => {
   let k = kept.get(isolate);
-  if (!k) kept.set(isolate, (k = { ready: [], plain: [], compiler: undefined, scripts: new Map(), scriptBytes: 0 }));
+  if (!k) kept.set(isolate, (k = { ready: [], compiler: undefined, scripts: new Map(), scriptBytes: 0 }));
   return k;
 };
 function takeIsolate() {
@@ -146,47 +177,27 @@ function giveBack(isolate) {
 }
 
 /**
- * A fresh context for one step: one made ahead and warmed, or a new one. why fresh still: a ready
- * context has run only Folio's warm-up (its own template on its own data), never a caller's code
- * or data, so nothing of one render is visible in it to the next; warming it first makes the
- * step's Handlebars run on compiled, not cold, code (3 to 4 ms less per step).
+ * A fresh context for one step: one made ahead, or a new one. why fresh still: a ready context was
+ * made from the snapshot and has run nothing since, so nothing of one render is visible in it to
+ * the next. why not warmed by a run of Folio's own template first (as it once was): that costs
+ * about 1 ms of CPU per context, on the two cores the render prints on, to save about 0.2 ms of
+ * the step's own (measured with the bench invoice).
  */
 async function takeContext(isolate) {
   return keptOf(isolate).ready.pop() ?? (await isolate.createContext());
 }
 
-/**
- * A fresh context for a scripts step: made ahead but never warmed. why apart from the warmed ones:
- * a script runs no Handlebars, and warming a context is most of what it costs to make; the work
- * done after each job competes for the CPU with the render the job was for.
- */
-async function takePlainContext(isolate) {
-  return keptOf(isolate).plain.pop() ?? (await isolate.createContext());
-}
-
-const WARM_TEMPLATE = "{{#each a}}{{b}}{{#if c}}{{c}}{{else}}-{{/if}}{{> p}}{{/each}}";
-const WARM_PARTIAL = "<i>{{b}}</i>";
-const WARM_DATA = '{"a":[{"b":1,"c":"x"},{"b":2}]}';
-async function warmContext(isolate) {
-  const k = keptOf(isolate);
-  const context = await isolate.createContext();
+/** One more ready context in the isolate. */
+async function addContext(isolate) {
   try {
-    const step = new Step({ isolate }, "warm");
-    const t = await compiledSpec(isolate, step, "warm", WARM_TEMPLATE, false);
-    const p = await compiledSpec(isolate, step, "warm partial", WARM_PARTIAL, false);
-    // why sync: Folio's own template and data, run only while no job runs (see begin()).
-    for (const c of [t, p]) (await specScript(isolate, c)).runSync(context, { timeout: CPU_MS });
-    context.evalClosureSync("__folio.begin($0, $1); __folio.renderSpecs($2, $3, false, false)", ["warm", WARM_DATA, t.key, { p: p.key }], { ...copy, timeout: CPU_MS });
-    if (isolate.isDisposed) return;
-    k.ready.push(context);
+    const context = await isolate.createContext();
+    if (isolate.isDisposed) context.release();
+    else keptOf(isolate).ready.push(context);
   } catch {
-    context.release();
+    // disposed meanwhile (a job in it ran past a limit)
   }
 }
 
-// why refill at once, and warm: the run after a limit-killed one must not pay for the new isolate,
-// nor for compiling Handlebars' paths in it (compiled code is the isolate's, shared by its contexts).
-const WARM_UP = `__folio.begin("warm", '{"a":[{"b":1,"c":"x"}]}'); __folio.render("{{#each a}}{{b}}{{#if c}}{{c}}{{else}}-{{/if}}{{/each}}{{> p}}", { p: "{{a.length}}" }, false, false);`;
 let refilling = false;
 /** When a job last started or ended (refill waits for a quiet moment after it). */
 let lastActivity = 0;
@@ -211,24 +222,17 @@ function refill() {
     if (!depleted && quietFor < QUIET_MS) return void setTimeout(next, Math.ceil(QUIET_MS - quietFor));
     let work;
     if (idle.length < IDLE_ISOLATES) {
+      // why refill at once, with a context: the run after a limit-killed one must not pay for the
+      // new isolate, nor for its first context.
       const isolate = newIsolate();
-      work = isolate
-        .createContext()
-        .then(async (context) => {
-          await context.eval(WARM_UP, { timeout: CPU_MS });
-          context.release();
-          idle.push(isolate);
-        })
-        .catch(() => isolate.dispose());
+      work = addContext(isolate).then(() => (isolate.isDisposed ? undefined : void idle.push(isolate)));
     } else {
       const isolate = idle.find((i) => !i.isDisposed && keptOf(i).ready.length < READY_CONTEXTS);
-      const plainFor = isolate ? undefined : idle.find((i) => !i.isDisposed && keptOf(i).plain.length < PLAIN_CONTEXTS);
-      if (isolate) work = warmContext(isolate);
-      else if (plainFor) work = plainFor.createContext().then((c) => (plainFor.isDisposed ? c.release() : void keptOf(plainFor).plain.push(c)), () => {});
-      else {
+      if (!isolate) {
         refilling = false;
         return;
       }
+      work = addContext(isolate);
     }
     work.finally(() => setTimeout(next, 0));
   };
@@ -255,9 +259,7 @@ async function compiledSpec(isolate, step, file, source, restricted) {
     specCache.set(key, cached);
     return cached;
   }
-  const k = keptOf(isolate);
-  k.compiler ??= await isolate.createContext();
-  const compiler = k.compiler;
+  const compiler = await compilerContext(isolate);
   const r = await step.call((timeout) => compiler.evalClosure("return __folio.precompile($0, $1, $2)", [file, source, !!restricted], { ...copy, timeout }), file);
   if (!r || typeof r !== "object") throw new Fault("BAD_REQUEST", file, "the template could not be compiled");
   if (r.error) throw new Fault(r.error.code === "LIMIT_EXCEEDED" ? "LIMIT_EXCEEDED" : "BAD_REQUEST", file, String(r.error.message ?? "failed").slice(0, 4000));
@@ -272,6 +274,25 @@ async function compiledSpec(isolate, step, file, source, restricted) {
     specCacheBytes -= old.spec.length;
   }
   return entry;
+}
+
+/**
+ * The isolate's compiler context: a fresh context with Handlebars' compiler added (from the code
+ * cache made at start), made when the isolate first needs a template compiled. Only Folio's harness
+ * and Handlebars run in it, on sources as strings (compiledSpec, checkJob).
+ */
+async function compilerContext(isolate) {
+  const k = keptOf(isolate);
+  if (k.compiler) return k.compiler;
+  const context = await isolate.createContext();
+  const script = await isolate.compileScript(handlebarsSource, { filename: "handlebars.js", cachedData: compilerCache });
+  try {
+    await script.run(context, { timeout: CPU_MS });
+  } finally {
+    script.release();
+  }
+  k.compiler = context;
+  return context;
 }
 
 /** The V8 script that gives a context a precompiled template (`__folio.spec(key, {...})`), kept compiled in the isolate when small. */
@@ -430,8 +451,6 @@ function keepConsole(out, entries, calls) {
   void calls;
 }
 
-const copy = { arguments: { copy: true }, result: { copy: true } };
-
 /**
  * A step that failed before the harness could answer (helpers.js or a script throwing at its top
  * level) still has its console lines in its context: they are read once, so that a failed run
@@ -461,13 +480,9 @@ async function checkJob(isolate, job, out) {
   if (!job.restricted && job.helpers) await compileFile(isolate, step, job.helpers, "helpers.js");
   for (const spec of job.steps) {
     const s = new Step(job, spec.name);
-    const context = await isolate.createContext();
-    try {
-      await s.call((timeout) => context.evalClosure("__folio.begin($0)", [spec.name], { ...copy, timeout }));
-      harnessResult(await s.call((timeout) => context.evalClosure("return __folio.check($0, $1, $2)", [spec.source, job.restricted ? {} : (job.partials ?? {}), !!job.restricted], { ...copy, timeout })), s, out);
-    } finally {
-      context.release();
-    }
+    // Parsing runs none of the caller's code: the compiler context, as for compiledSpec.
+    const compiler = await compilerContext(isolate);
+    harnessResult(await s.call((timeout) => compiler.evalClosure("__folio.begin($0); return __folio.check($1, $2, $3)", [spec.name, spec.source, job.restricted ? {} : (job.partials ?? {}), !!job.restricted], { ...copy, timeout })), s, out);
   }
 }
 
@@ -492,7 +507,7 @@ async function runScripts(isolate, job, out) {
   const step = new Step(job, "scripts");
   const inBytes = bytes(out.data) + job.scripts.reduce((n, s) => n + bytes(s.source), 0);
   if (inBytes > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", "scripts", `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of source and data`);
-  const context = await takePlainContext(isolate);
+  const context = await takeContext(isolate);
   job.contexts.push(context);
   try {
     await step.call((timeout) => begin(context, "scripts", out.data, step.tap, timeout));

@@ -15,7 +15,7 @@ export type SandboxFiles = {
   node: string;
   /** host.mjs (harness.js beside it). */
   host: string;
-  /** Handlebars' browser build, loaded into the isolates' snapshot. */
+  /** Handlebars' browser build (its compiler, for the compiler contexts); its runtime build beside it is loaded into the isolates' snapshot. */
   handlebars: string;
   /** @cfworker/json-schema's CommonJS build (a folder), loaded into the snapshot too: data schemas are applied there. */
   jsonSchema: string;
@@ -69,7 +69,7 @@ export function sandboxFiles(host: string, user: { uid: number } | undefined, fo
     readable: [path.dirname(host), modules],
     staged: false,
   };
-  if (!force && (!user || [host, path.join(path.dirname(host), "harness.js"), inPlace.handlebars, path.join(inPlace.jsonSchema, "validator.js"), path.join(modules, "isolated-vm", "isolated-vm.js")].every((p) => openToOthers(p)) && openToOthers(process.execPath, true))) {
+  if (!force && (!user || [host, path.join(path.dirname(host), "harness.js"), inPlace.handlebars, path.join(path.dirname(inPlace.handlebars), "handlebars.runtime.min.js"), path.join(inPlace.jsonSchema, "validator.js"), path.join(modules, "isolated-vm", "isolated-vm.js")].every((p) => openToOthers(p)) && openToOthers(process.execPath, true))) {
     return inPlace;
   }
   if (staged && fs.existsSync(staged.host)) return staged;
@@ -79,7 +79,8 @@ export function sandboxFiles(host: string, user: { uid: number } | undefined, fo
   fs.mkdirSync(to("lib", "sandbox"), { recursive: true });
   for (const f of ["host.mjs", "harness.js"]) fs.copyFileSync(path.join(path.dirname(host), f), to("lib", "sandbox", f));
   fs.mkdirSync(to("node_modules", "handlebars", "dist"), { recursive: true });
-  fs.copyFileSync(inPlace.handlebars, to("node_modules", "handlebars", "dist", "handlebars.min.js"));
+  // host.mjs finds Handlebars' runtime build beside the full one.
+  for (const f of ["handlebars.min.js", "handlebars.runtime.min.js"]) fs.copyFileSync(path.join(path.dirname(inPlace.handlebars), f), to("node_modules", "handlebars", "dist", f));
   fs.cpSync(inPlace.jsonSchema, to("node_modules", "@cfworker", "json-schema", "dist", "commonjs"), { recursive: true, filter: (src) => !src.endsWith(".map") });
   const ivm = path.join(modules, "isolated-vm");
   fs.cpSync(ivm, to("node_modules", "isolated-vm"), { recursive: true, filter: (src) => !IVM_SKIP.test(path.relative(ivm, src)) });
