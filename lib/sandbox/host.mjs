@@ -285,11 +285,16 @@ async function compilerContext(isolate) {
   const k = keptOf(isolate);
   if (k.compiler) return k.compiler;
   const context = await isolate.createContext();
-  const script = await isolate.compileScript(handlebarsSource, { filename: "handlebars.js", cachedData: compilerCache });
   try {
-    await script.run(context, { timeout: CPU_MS });
-  } finally {
-    script.release();
+    const script = await isolate.compileScript(handlebarsSource, { filename: "handlebars.js", cachedData: compilerCache });
+    try {
+      await script.run(context, { timeout: CPU_MS });
+    } finally {
+      script.release();
+    }
+  } catch (e) {
+    context.release();
+    throw e;
   }
   k.compiler = context;
   return context;
