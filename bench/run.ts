@@ -67,6 +67,11 @@ async function main() {
   };
   const web = await startWebServer(env, runDir);
   const worker = startProcess("worker/index.ts", { ...env, FOLIO_PROCESS: "worker" }, path.join(runDir, "worker.log"));
+  // why: a run that fails midway must not leave its server and worker running, to weigh on the next.
+  stopOnFailure = async () => {
+    await Promise.all([web.stop(), worker.stop()]);
+    await drop();
+  };
 
   const { bootstrap } = await import("../lib/workspaces/bootstrap");
   const { createKeyAsSystem } = await import("../lib/keys");
@@ -390,7 +395,11 @@ async function main() {
   await drop();
 }
 
-main().catch((err) => {
+/** Ends what main started, when it fails after starting its processes. */
+let stopOnFailure: (() => Promise<void>) | undefined;
+
+main().catch(async (err) => {
   console.error(err);
+  await stopOnFailure?.().catch(() => {});
   process.exit(1);
 });
