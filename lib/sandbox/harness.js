@@ -7,7 +7,8 @@
 // is the caller's own step (error messages that name the file and line, today's rules of the
 // restricted header/footer mode), not the server.
 //
-// Plain ES2022, no imports: there is no module system, no timer, no I/O in the isolate.
+// Plain ES2022, no imports: there is no module system, no timer, no I/O in the isolate (and, but
+// in the compiler context, no Handlebars compiler: see noCompiler).
 (function () {
   "use strict";
   const g = globalThis;
@@ -16,11 +17,19 @@
    * Handlebars with its compiler: only the compiler context has it (host.mjs adds it there after
    * this harness was made, so it is read when used, not captured now).
    */
-  function compilerHandlebars() {
+  function compilerHandlebars(file) {
     const full = g.Handlebars;
-    if (!full || typeof full.precompile !== "function") throw new Fault("BAD_REQUEST", state.step, "templates are compiled in the compiler context only");
+    if (!full || typeof full.precompile !== "function" || full.precompile === noCompiler) throw new Fault("INTERNAL", file, "templates are compiled in the compiler context only");
     return full;
   }
+  /**
+   * What a step's helpers.js or script finds instead of Handlebars' compiler (a step has the runtime
+   * only): a clear refusal rather than "not a function".
+   */
+  function noCompiler() {
+    throw new Error("Handlebars' compiler is not available to helpers.js and scripts; a template chosen at render time is a partial: {{> (lookup . \"partialName\")}}");
+  }
+  if (HB && typeof HB.compile !== "function") for (const name of ["compile", "precompile", "parse"]) HB[name] = noCompiler;
   const JSONSCHEMA = g.__folioJsonSchema;
   // why captured now: the caller may replace JSON, String or console in its context; this harness
   // keeps the originals of its own context (each context gets its own copy of the snapshot).
@@ -125,6 +134,13 @@
   // why the console with every failure: what the step logged before it failed is what its author needs to see.
   function fail(f) {
     return { error: { code: f.code, file: f.file, message: f.message }, console: state.console, calls: state.calls };
+  }
+  /**
+   * A refusal of precompile() or check(), in the compiler context that every job's compiling shares:
+   * nothing of the context's state goes with it (no console: no caller code runs there).
+   */
+  function failCompiling(f) {
+    return { error: { code: f.code, file: f.file, message: f.message } };
   }
 
   /** Counts the syntax nodes of a parsed template and refuses past the limits. */
@@ -257,12 +273,12 @@
    */
   function precompile(file, source, restricted) {
     try {
-      const hb = compilerHandlebars().create();
+      const hb = compilerHandlebars(file).create();
       const budget = { nodes: 0 };
       const ast = parseTemplate(hb, toStr(source), file, budget, restricted);
       return { spec: hb.precompile(ast, restricted ? RESTRICTED_OPTIONS : {}), nodes: budget.nodes };
     } catch (e) {
-      return fail(classify(e, file));
+      return failCompiling(classify(e, file));
     }
   }
 
@@ -293,16 +309,15 @@
   }
 
   /** Parses a step's template and partials and counts them, running nothing (a save's syntax check). */
-  function check(source, partials, restricted) {
-    const file = state.step;
+  function check(file, source, partials, restricted) {
     try {
-      const hb = compilerHandlebars().create();
+      const hb = compilerHandlebars(file).create();
       const budget = { nodes: 0 };
-      parseTemplate(hb, source, file, budget, restricted);
+      parseTemplate(hb, toStr(source), file, budget, restricted);
       if (!restricted && partials) for (const name of ownNames(partials)) parseTemplate(hb, toStr(partials[name]), `partial ${name}`, budget, false);
       return { ok: true };
     } catch (e) {
-      return fail(classify(e, file));
+      return failCompiling(classify(e, file));
     }
   }
 

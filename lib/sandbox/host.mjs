@@ -112,26 +112,26 @@ const handlebarsSource = fs.readFileSync(handlebarsPath, "utf8");
 const WARM_TEMPLATE = "{{#each a}}{{b}}{{#if c}}{{c}}{{else}}-{{/if}}{{> p}}{{/each}}";
 const WARM_PARTIAL = "<i>{{b}}</i>";
 const WARM_DATA = '{"a":[{"b":1,"c":"x"},{"b":2}]}';
+const WARM_HTML = "1x<i>1</i>2-<i>2</i>";
 
-/**
- * Handlebars with its compiler, compiled once here with V8's code cache (for the compiler contexts,
- * see compilerContext), and Folio's warm-up templates precompiled, in an isolate of their own that
- * ends at once. Nothing of a caller's runs here.
- */
-const { compilerCache, warmSpecs } = (() => {
+/** Folio's warm-up templates precompiled, in an isolate of their own that ends at once. */
+const warmSpecs = (() => {
   const isolate = new ivm.Isolate({ memoryLimit: MEMORY_MB });
   try {
     const context = isolate.createContextSync();
-    const script = isolate.compileScriptSync(handlebarsSource, { filename: "handlebars.js", produceCachedData: true });
-    script.runSync(context);
+    isolate.compileScriptSync(handlebarsSource, { filename: "handlebars.js" }).runSync(context);
     isolate.compileScriptSync(harnessSource, { filename: "folio-harness.js" }).runSync(context);
     const specs = [WARM_TEMPLATE, WARM_PARTIAL].map((source) => context.evalClosureSync("return __folio.precompile($0, $1, false)", ["warm", source], copy));
     for (const r of specs) if (typeof r?.spec !== "string") throw new Error(`the sandbox's warm-up template did not compile: ${JSON.stringify(r?.error)}`);
-    return { compilerCache: script.cachedData, warmSpecs: specs };
+    return specs;
   } finally {
     isolate.dispose();
   }
 })();
+
+/** The snapshot's warm-up: Folio's own template and partial, given to a context and rendered (WARM_HTML). */
+const WARM_STEPS = `__folio.begin("warm", ${JSON.stringify(WARM_DATA)}); __folio.spec("warm", ${warmSpecs[0].spec}); __folio.spec("warm partial", ${warmSpecs[1].spec});`;
+const WARM_RENDER = `__folio.renderSpecs("warm", { p: "warm partial" }, false, false)`;
 
 // why a snapshot: evaluating Handlebars in each fresh context costs milliseconds; a context made from
 // the snapshot starts with it compiled. why the runtime only: templates reach a step precompiled
@@ -144,15 +144,32 @@ const snapshot = ivm.Isolate.createSnapshot(
     { code: harnessSource, filename: "folio-harness.js" },
   ],
   // Warm-up: compiles the paths every step takes, kept compiled in the snapshot.
-  `__folio.begin("warm", ${JSON.stringify(WARM_DATA)}); __folio.spec("warm", ${warmSpecs[0].spec}); __folio.spec("warm partial", ${warmSpecs[1].spec}); __folio.renderSpecs("warm", { p: "warm partial" }, false, false);`,
+  `${WARM_STEPS} ${WARM_RENDER};`,
 );
+
+/**
+ * Handlebars with its compiler, compiled once with V8's code cache, for the compiler contexts
+ * (compilerContext): made in an isolate of the snapshot, since V8 refuses a cache made outside the
+ * snapshot its isolate starts from. That isolate also checks the snapshot's warm-up renders as it should.
+ */
+const compilerCache = (() => {
+  const isolate = new ivm.Isolate({ memoryLimit: MEMORY_MB, snapshot });
+  try {
+    const warm = isolate.createContextSync().evalClosureSync(`${WARM_STEPS} return ${WARM_RENDER};`, [], { ...copy, timeout: CPU_MS });
+    if (warm?.html !== WARM_HTML) throw new Error(`the sandbox's warm-up rendered ${JSON.stringify(warm)}`);
+    return isolate.compileScriptSync(handlebarsSource, { filename: "handlebars.js", produceCachedData: true }).cachedData;
+  } finally {
+    isolate.dispose();
+  }
+})();
 
 const idle = [];
 const newIsolate = () => new ivm.Isolate({ memoryLimit: MEMORY_MB, snapshot });
 /**
  * What each isolate keeps besides its heap: `ready`, contexts made from the snapshot, none of them
- * yet given to a step; `compiler`, the one context where templates are precompiled, in which no
- * caller code ever runs; `scripts`, precompiled templates compiled to V8 scripts, by key.
+ * yet given to a step; `compiler`, (a promise of) the one context where sources are precompiled and
+ * checked, in which no caller code ever runs; `scripts`, precompiled templates compiled to V8
+ * scripts, by key.
  */
 const kept = new WeakMap();
 const keptOf = (isolate) => {
@@ -225,7 +242,11 @@ function refill() {
       // why refill at once, with a context: the run after a limit-killed one must not pay for the
       // new isolate, nor for its first context.
       const isolate = newIsolate();
-      work = addContext(isolate).then(() => (isolate.isDisposed ? undefined : void idle.push(isolate)));
+      work = addContext(isolate).then(() => {
+        if (isolate.isDisposed) return;
+        if (keptOf(isolate).ready.length > 0) idle.push(isolate);
+        else isolate.dispose();
+      });
     } else {
       const isolate = idle.find((i) => !i.isDisposed && keptOf(i).ready.length < READY_CONTEXTS);
       if (!isolate) {
@@ -259,9 +280,10 @@ async function compiledSpec(isolate, step, file, source, restricted) {
     specCache.set(key, cached);
     return cached;
   }
-  const compiler = await compilerContext(isolate);
+  const compiler = await compilerContext(isolate, step);
   const r = await step.call((timeout) => compiler.evalClosure("return __folio.precompile($0, $1, $2)", [file, source, !!restricted], { ...copy, timeout }), file);
   if (!r || typeof r !== "object") throw new Fault("BAD_REQUEST", file, "the template could not be compiled");
+  if (r.error?.code === "INTERNAL") throw new Error(String(r.error.message));
   if (r.error) throw new Fault(r.error.code === "LIMIT_EXCEEDED" ? "LIMIT_EXCEEDED" : "BAD_REQUEST", file, String(r.error.message ?? "failed").slice(0, 4000));
   if (typeof r.spec !== "string" || typeof r.nodes !== "number") throw new Fault("BAD_REQUEST", file, "the template could not be compiled");
   if (r.spec.length > MAX_CODE_CHARS) throw new Fault("LIMIT_EXCEEDED", file, "the template compiles to more code than the sandbox allows");
@@ -278,26 +300,33 @@ async function compiledSpec(isolate, step, file, source, restricted) {
 
 /**
  * The isolate's compiler context: a fresh context with Handlebars' compiler added (from the code
- * cache made at start), made when the isolate first needs a template compiled. Only Folio's harness
- * and Handlebars run in it, on sources as strings (compiledSpec, checkJob).
+ * cache made at start), made when the isolate first needs a source compiled or checked, under the
+ * limits of the step that needs it (an isolate ended meanwhile answers as for the step's own calls).
+ * Only Folio's harness and Handlebars run in it, on sources as strings (compiledSpec, checkJob).
  */
-async function compilerContext(isolate) {
+function compilerContext(isolate, step) {
   const k = keptOf(isolate);
-  if (k.compiler) return k.compiler;
-  const context = await isolate.createContext();
-  try {
-    const script = await isolate.compileScript(handlebarsSource, { filename: "handlebars.js", cachedData: compilerCache });
-    try {
-      await script.run(context, { timeout: CPU_MS });
-    } finally {
-      script.release();
-    }
-  } catch (e) {
-    context.release();
-    throw e;
-  }
-  k.compiler = context;
-  return context;
+  k.compiler ??= step
+    .call(async (timeout) => {
+      const context = await isolate.createContext();
+      try {
+        const script = await isolate.compileScript(handlebarsSource, { filename: "handlebars.js", cachedData: compilerCache });
+        try {
+          await script.run(context, { timeout });
+        } finally {
+          script.release();
+        }
+        return context;
+      } catch (e) {
+        context.release();
+        throw e;
+      }
+    }, "handlebars.js")
+    .catch((e) => {
+      k.compiler = undefined;
+      throw e;
+    });
+  return k.compiler;
 }
 
 /** The V8 script that gives a context a precompiled template (`__folio.spec(key, {...})`), kept compiled in the isolate when small. */
@@ -486,8 +515,11 @@ async function checkJob(isolate, job, out) {
   for (const spec of job.steps) {
     const s = new Step(job, spec.name);
     // Parsing runs none of the caller's code: the compiler context, as for compiledSpec.
-    const compiler = await compilerContext(isolate);
-    harnessResult(await s.call((timeout) => compiler.evalClosure("__folio.begin($0); return __folio.check($1, $2, $3)", [spec.name, spec.source, job.restricted ? {} : (job.partials ?? {}), !!job.restricted], { ...copy, timeout })), s, out);
+    const compiler = await compilerContext(isolate, s);
+    const r = await s.call((timeout) => compiler.evalClosure("return __folio.check($0, $1, $2, $3)", [spec.name, spec.source, job.restricted ? {} : (job.partials ?? {}), !!job.restricted], { ...copy, timeout }));
+    // why only here and in compiledSpec: no caller code runs in the compiler context, so its INTERNAL is Folio's own fault.
+    if (r?.error?.code === "INTERNAL") throw new Error(String(r.error.message));
+    harnessResult(r, s, out);
   }
 }
 
@@ -552,7 +584,7 @@ async function runStep(isolate, job, spec, out) {
       const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
       await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
     }
-    // The template and partials, precompiled (or from the cache), in the order render() parsed them:
+    // The template and partials, precompiled (or from the cache), in the order of the step's files:
     // the limit of syntax nodes is the step's, counted over them all.
     const files = [{ file: spec.name, source: spec.source }];
     if (!job.restricted) for (const [name, source] of Object.entries(job.partials ?? {})) files.push({ file: `partial ${name}`, source: String(source), name });

@@ -164,6 +164,23 @@ describe("steps", () => {
     }
   });
 
+  it("helpers.js and scripts have Handlebars' runtime but not its compiler, which the checks of sources keep", async () => {
+    const helpers = `function bold(s) { return new Handlebars.SafeString("<b>" + Handlebars.escapeExpression(s) + "</b>"); }
+      function dynamic() { return Handlebars.compile("{{x}}")({ x: 1 }); }`;
+    expect(await html("{{bold name}}", { helpers, data: { name: "<A&B>" } })).toBe("<b>&lt;A&amp;B&gt;</b>");
+    const e = await rejected(runSandbox(template("{{dynamic}}", { helpers })));
+    expect(e.code).toBe("BAD_REQUEST");
+    expect(e.message).toMatch(/^template: Handlebars' compiler is not available to helpers\.js and scripts; a template chosen at render time is a partial: .* \(helpers\.js line 2\)$/);
+    const script = await rejected(runSandbox(template("x", { scripts: [{ name: "s", source: "function beforeRender() { Handlebars.precompile('{{y}}'); }" }] })));
+    expect(script.message).toMatch(/^script s: .*compiler is not available/);
+    // What the message proposes instead (docs/api.md): a partial picked by name at render time.
+    expect(await html('{{> (lookup . "which")}}', { partials: { a: "A{{x}}", b: "B" }, data: { which: "a", x: 1 } })).toBe("A1");
+    // A save's check still parses (in the compiler context, which no step's code reaches).
+    expect(await runSandbox({ ...template("{{#each a}}{{/each}}"), compileOnly: true })).toEqual({ outputs: {}, data: {}, console: [] });
+    expect((await rejected(runSandbox({ ...template("{{#each a}}"), compileOnly: true }))).message).toMatch(/^template: Parse error/);
+    await stillWorks();
+  });
+
   it("restricted (component headers and footers): built-ins only, no helpers.js, partials or log", async () => {
     const r = await runSandbox({ restricted: true, steps: [{ name: "composition.footer", source: "{{#each a}}{{this}}{{/each}} {{totalPages}}" }], data: { a: [1, 2] }, helpers: "function x() {}" });
     expect(r.outputs["composition.footer"]).toBe('12 <span class="totalPages"></span>');
@@ -235,7 +252,7 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
       data: {},
     });
     expect(r.outputs.template).toBe("undefined,undefined,undefined");
-    // The scripts step's context (made ahead, apart from the template steps') saw nothing of the first run either.
+    // The scripts step's context (one of its own) saw nothing of the first run either.
     expect(r.data).toEqual({ before: "undefined" });
     await stillWorks();
   });
