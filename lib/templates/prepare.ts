@@ -14,7 +14,8 @@ import { handlebarsFromDraft, handlebarsFromVersion } from "./handlebars";
 import { renderMargins } from "./margins";
 import * as repo from "./repository";
 import { findVersionCached } from "./version-cache";
-import { imageNames, noResources, renderAssets, resolveResources, storedResources, type TemplateResources } from "./resources";
+import { heldResources, imageNames, noResources, renderAssets, resolveResources, type TemplateResources } from "./resources";
+import { parsedOnce } from "./parsed-once";
 import { ComponentContent, type NodeDocument } from "./schema";
 import { contentImages, templateData } from "./content-extras";
 import { checkTemplateData } from "./data-check";
@@ -71,6 +72,8 @@ function parseUnsaved(content: unknown): ComponentContent {
 function storedContent(content: unknown): ComponentContent {
   return ComponentContent.parse(content);
 }
+/** A published version's, parsed once (parsed-once.ts). */
+const versionContent = parsedOnce(ComponentContent);
 
 /**
  * A version's resources as published. A version published before workspace files existed copied
@@ -82,7 +85,7 @@ export function versionResources(v: { version: number; resources: unknown }, con
       details: content.composition.stylesheets.map((p, i) => ({ path: `composition.stylesheets.${i}`, message: `${p} was not copied into version ${v.version}` })),
     });
   }
-  return storedResources(v.resources);
+  return heldResources(v.resources);
 }
 
 /** A published version with data: only what the version copied when it was published is used. */
@@ -90,7 +93,7 @@ export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Dat
   const v = await findVersionCached(ctx.workspaceId, versionId);
   if (!v) throw notFound("template version", versionId);
   if (v.kind === "handlebars") return handlebarsFromVersion(v, data, lang);
-  const content = storedContent(v.content);
+  const content = versionContent(v.content);
   const { document, assets } = await prepareTemplate(content, data, lang ?? content.settings?.locale ?? "en-US", { resources: versionResources(v, content), title: v.name });
   return { source: "templateVersion", templateId: v.templateId, templateVersionId: v.id, document, assets };
 }

@@ -11,6 +11,7 @@ import type { Executor } from "../db/client";
 import { AppError, limitExceeded, type ErrorDetail } from "../errors";
 import { loadStylesheets, sourceLimitExceeded, STYLESHEET_LIMITS, type AssetInfo } from "../workspace-files/stylesheets";
 import { forEachComponent } from "./expand";
+import { parsedOnce } from "./parsed-once";
 import * as repo from "./repository";
 import type { ComponentNode, ReusableComponent } from "./schema";
 
@@ -34,9 +35,13 @@ export type TemplateResources = z.infer<typeof TemplateResources>;
 
 export const noResources: TemplateResources = { stylesheets: [], files: [], images: {} };
 
-/** A version's stored resources; versions published before files existed have none. */
-export function storedResources(value: unknown): TemplateResources {
-  return value === null || value === undefined ? noResources : TemplateResources.parse(value);
+const versionResources = parsedOnce(TemplateResources);
+/**
+ * A version's stored resources, parsed once per stored object (parsed-once.ts); versions published
+ * before files existed have none.
+ */
+export function heldResources(value: unknown): TemplateResources {
+  return value === null || value === undefined ? noResources : versionResources(value);
 }
 
 /** The blobs (sha256) a set of resources loads, each once. */
