@@ -185,6 +185,8 @@ function expectedConsoleError(text: string, at: string, pageUrl: string) {
   if (/^\/v1\/(templates\/[^/]+\/draft|workspace-files\/[^/]+\/content)$/.test(path)) return status === "409";
   // The preview of a draft that does not validate (400): the pane lists the problems at their paths.
   if (/^\/v1\/templates\/[^/]+\/preview$/.test(path)) return status === "400";
+  // Publishing a Handlebars draft with a syntax error (400): the editor marks it at its tab and line.
+  if (/^\/v1\/templates\/[^/]+\/versions$/.test(path)) return status === "400";
   return false;
 }
 

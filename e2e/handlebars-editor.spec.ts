@@ -23,7 +23,7 @@ async function replaceCode(page: Page, label: string, text: string) {
 
 const body = (heading: string) => `<html>\n<body style="font-family: sans-serif">\n  <h1>${heading}</h1>\n  {{#each lines}}{{> line}}{{/each}}\n  <p>Total: {{money total}}</p>\n</body>\n</html>`;
 
-test("a member creates a Handlebars template, edits it and a helper with a live preview, sees a syntax error at its line and the console output, saves and publishes", async ({ page }) => {
+test("a member creates a Handlebars template, edits it and a helper with a live preview, sees a syntax error at its line and the console output, cannot publish it, saves and publishes", async ({ page }) => {
   const member = await createPerson({ role: "member" });
   const name = "Quarterly statement for customers with a particularly long and descriptive template name";
   await signIn(page, member.email, member.password, "/templates");
@@ -66,11 +66,20 @@ test("a member creates a Handlebars template, edits it and a helper with a live 
   await checkA11y(page);
   await screenshots(page, "hbs-editor-syntax-error");
 
+  // A save keeps work in progress, typo and all; publishing it is refused, and says where.
+  await page.keyboard.press("ControlOrMeta+S");
+  await expect(page.getByText("Saved revision 2").first()).toBeVisible();
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Not published").first()).toBeVisible();
+  await expect(page.getByText("The saved draft has a problem, marked at its file and line").first()).toBeVisible();
+  await expect(problems).toContainText("line 2");
+  await screenshots(page, "hbs-editor-publish-refused");
+
   await replaceCode(page, "template.html", body("Saved {{title}}"));
   await expect(problems).toBeHidden({ timeout: 20_000 });
   await expect(page.locator(".cm-lint-marker-error")).toHaveCount(0);
   await page.keyboard.press("ControlOrMeta+S");
-  await expect(page.getByText("Saved revision 2").first()).toBeVisible();
+  await expect(page.getByText("Saved revision 3").first()).toBeVisible();
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Published version 1").first()).toBeVisible();
   await checkA11y(page);

@@ -6,15 +6,20 @@
 import { History, Upload } from "lucide-react";
 import { useState } from "react";
 import { SaveButton } from "@/components/editor/save-button";
-import { apiError } from "@/components/editor/use-revisioned-save";
+import { apiError, type ApiError } from "@/components/editor/use-revisioned-save";
 import { editorLabel, formatWhen, type Editor } from "@/components/editor/format";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 
-/** Publishes the saved draft at `revision`; `published` is the latest version, `historyKey` bumps to reload the version list. */
-export function usePublish(templateId: string, revision: number, initial: number | undefined) {
+/**
+ * Publishes the saved draft at `revision`; `published` is the latest version, `historyKey` bumps to
+ * reload the version list. `onRefused` gets a refusal's error first (a Handlebars draft's syntax error
+ * names its file and line, which the editor marks as it marks a save's), and answers true when it
+ * marked it, so that the toast need not repeat the whole message.
+ */
+export function usePublish(templateId: string, revision: number, initial: number | undefined, onRefused?: (e: ApiError) => boolean) {
   const toast = useToast();
   const [published, setPublished] = useState(initial);
   const [publishing, setPublishing] = useState(false);
@@ -25,7 +30,8 @@ export function usePublish(templateId: string, revision: number, initial: number
       const res = await fetch(`/v1/templates/${templateId}/versions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ expectedRevision: revision }) });
       if (!res.ok) {
         const e = await apiError(res);
-        toast.error("Not published", e.message);
+        const marked = onRefused?.(e) === true;
+        toast.error("Not published", marked ? "The saved draft has a problem, marked at its file and line: fix it, save and publish again." : e.message);
         return;
       }
       const v = (await res.json()) as { id: string; version: number };

@@ -106,6 +106,8 @@ export function HandlebarsEditor({
   // The file picked in each list tab; the preview renders with the picked sample data set.
   const [picked, setPicked] = useState<Partial<Record<"partials" | "scripts" | "sampleData", string>>>({});
   const [serverProblems, setServerProblems] = useState<{ path?: string; message: string }[]>([]);
+  // A refused publish is of the saved draft: its problems show until the files are edited.
+  const [publishRefusal, setPublishRefusal] = useState<{ at: HbsTabs; details: { path?: string; message: string }[] } | null>(null);
   const [previewProblems, setPreviewProblems] = useState<{ path?: string; message: string }[]>([]);
   const [consoleOutput, setConsoleOutput] = useState<ConsoleOutput | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
@@ -123,15 +125,30 @@ export function HandlebarsEditor({
 
   const located: Located[] = useMemo(() => {
     const seen = new Set<string>();
-    return [...serverProblems, ...previewProblems].flatMap((p) => {
+    return [...serverProblems, ...(publishRefusal?.at === tabs ? publishRefusal.details : []), ...previewProblems].flatMap((p) => {
       const key = `${p.path}\u0000${p.message}`;
       if (seen.has(key)) return [];
       seen.add(key);
       const at = locateHbsProblem(p.path, p.message, tabs);
       return at ? [{ ...at, message: p.message }] : [];
     });
-  }, [serverProblems, previewProblems, tabs]);
+  }, [serverProblems, publishRefusal, previewProblems, tabs]);
   const tabOfProblem = (l: Located): HbsTabId => (l.tab === "data" ? "sampleData" : l.tab);
+
+  const goTo = (at: HbsLocation) => {
+    const tab = at.tab === "data" ? "sampleData" : at.tab;
+    setActive(tab);
+    if (at.file && (tab === "partials" || tab === "scripts" || tab === "sampleData")) setPicked((p) => ({ ...p, [tab]: at.file }));
+  };
+
+  /** A refused save or publish: its problems marked at their tabs and lines, the first one opened. */
+  const showRefusal = (details: { path?: string; message: string }[] | undefined, publishing = false): boolean => {
+    if (publishing) setPublishRefusal({ at: tabs, details: details ?? [] });
+    else setServerProblems(details ?? []);
+    const first = details?.[0] && locateHbsProblem(details[0].path, details[0].message, tabs);
+    if (first) goTo(first);
+    return !!first;
+  };
 
   const draftUrl = `/v1/templates/${template.id}/draft`;
   const { revision, saving, save, conflict } = useRevisionedSave<HbsContent>({
@@ -162,19 +179,10 @@ export function HandlebarsEditor({
       setSaved(t);
       setTabs(t);
     },
-    onRefused: (e) => {
-      setServerProblems(e.details ?? []);
-      const first = e.details?.[0] && locateHbsProblem(e.details[0].path, e.details[0].message, tabs);
-      if (first) goTo(first);
-    },
+    onRefused: (e) => void showRefusal(e.details),
   });
-  const { published, publishing, publish, historyKey } = usePublish(template.id, revision, template.publishedVersion);
+  const { published, publishing, publish, historyKey } = usePublish(template.id, revision, template.publishedVersion, (e) => showRefusal(e.details, true));
 
-  const goTo = (at: HbsLocation) => {
-    const tab = at.tab === "data" ? "sampleData" : at.tab;
-    setActive(tab);
-    if (at.file && (tab === "partials" || tab === "scripts" || tab === "sampleData")) setPicked((p) => ({ ...p, [tab]: at.file }));
-  };
 
   const setCode = (k: SingleCode) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
   const setList = (k: "partials" | "scripts" | "sampleData") => (files: NamedText[]) => setTabs((t) => ({ ...t, [k]: files }));

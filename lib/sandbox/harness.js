@@ -308,7 +308,7 @@
     }
   }
 
-  /** Parses a step's template and partials and counts them, running nothing (a save's syntax check). */
+  /** Parses a step's template and partials and counts them, running nothing (publishing's syntax check). */
   function check(file, source, partials, restricted) {
     try {
       const hb = compilerHandlebars(file).create();

@@ -211,6 +211,47 @@ describe("Handlebars templates", () => {
     expect(render.headers.get("x-folio-console")).toBeNull();
   });
 
+  it("publish only drafts whose every file parses: a typo answers 400 naming the file and line, and makes no version", async () => {
+    const w = await createTestWorkspace();
+    const good: Json = {
+      templateHtml: "<p>{{#each rows}}{{> row}}{{/each}}</p>",
+      partials: { row: "<i>{{this}}</i>" },
+      helpers: "function twice(s) { return s + s; }",
+      scripts: [{ name: "prep", source: "function beforeRender(d) { return d; }" }],
+      footer: "<small>{{pageNumber}}</small>",
+    };
+    const created = await api("/v1/templates", { key: w.key, body: { name: "Typos", kind: "handlebars", content: good } });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    let revision = 1;
+    // Each typo is saved (a save runs nothing), then refused at publish with the file and line it is in.
+    for (const [typo, file, message] of [
+      [{ partials: { row: "<i>\n{{#if this}}</i>" } }, "partial row", /^partial row: Parse error on line 2/],
+      [{ helpers: "function twice(s) {\n  return s +;\n}" }, "helpers.js", /^helpers\.js: Unexpected token .*\(line 2\)$/],
+      [{ scripts: [{ name: "prep", source: "function beforeRender(d {}" }] }, "script prep", /^script prep: /],
+      [{ footer: "{{/each}}" }, "footer", /^footer: Parse error on line 1/],
+      [{ templateHtml: "{{> row}}".repeat(25_001) }, "template", /^template: more than 50,000 syntax nodes/],
+    ] as [Json, string, RegExp][]) {
+      const saved = await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { content: { ...good, ...typo }, expectedRevision: revision } });
+      expect(saved.status, saved.text).toBe(200);
+      revision++;
+      const refused = await api(`/v1/templates/${id}/versions`, { key: w.key, body: { expectedRevision: revision } });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.body.error.message).toMatch(message);
+      expect(refused.body.error.details[0].path).toBe(file);
+    }
+    expect((await api(`/v1/templates/${id}/versions`, { key: w.key })).body.items).toEqual([]);
+
+    // What only running finds (a script without beforeRender) is not a syntax error: it publishes, and its renders answer 400.
+    const noHook = { ...good, scripts: [{ name: "prep", source: "function before(d) { return d; }" }] };
+    expect((await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { content: noHook, expectedRevision: revision } })).status).toBe(200);
+    const published = await api(`/v1/templates/${id}/versions`, { key: w.key, body: { expectedRevision: revision + 1 } });
+    expect(published.status, published.text).toBe(201);
+    const render = await api("/v1/renders", { key: w.key, body: { templateVersionId: published.body.id, data: { rows: [1] } } });
+    expect(render.status).toBe(400);
+    expect(render.body.error.message).toMatch(/^script prep: .*beforeRender/);
+  });
+
   it("show an image content field: {{content.<name>}} is the address its asset loads from, resolved, and copied by a version", async () => {
     const w = await createTestWorkspace();
     const assetId = await seedAsset(w, { kind: "image", filename: "banner.png", mediaType: "image/png", bytes: await solidPng(8, 8, [200, 30, 30]) });

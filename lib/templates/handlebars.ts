@@ -118,6 +118,24 @@ function withStylesheets(html: string, css: string[]): string {
   return style + html;
 }
 
+/** The content's files as the sandbox takes them: the body, header and footer are its steps. */
+function sandboxFiles(content: HandlebarsContent) {
+  const steps = [{ name: "template", source: content.templateHtml }];
+  if (content.header) steps.push({ name: "header", source: content.header });
+  if (content.footer) steps.push({ name: "footer", source: content.footer });
+  return { helpers: content.helpers, partials: content.partials, scripts: content.scripts, steps };
+}
+
+/**
+ * Publishing's check of a Handlebars draft (docs/api.md, Handlebars templates): every file parsed
+ * or compiled in the sandbox for its syntax and its limits of syntax nodes and nesting, none of it
+ * run, so that a published version never fails every render for a typo. Throws as a render's
+ * steps do: 400 BAD_REQUEST naming the file and line, 400 LIMIT_EXCEEDED.
+ */
+export async function checkHandlebarsSyntax(content: HandlebarsContent): Promise<void> {
+  await runSandbox({ ...sandboxFiles(content), data: {}, compileOnly: true });
+}
+
 export type PreparedHandlebars = { document: CallerDocument; assets: AssetRef[]; console: SandboxConsoleEntry[] };
 
 /** What prepare.ts's PreparedSource takes from a Handlebars template (not imported: prepare.ts imports this file). */
@@ -137,17 +155,8 @@ export async function prepareHandlebars(
   options: { resources?: TemplateResources; title?: string } = {},
 ): Promise<PreparedHandlebars> {
   const resources = options.resources ?? noResources;
-  const steps = [{ name: "template", source: content.templateHtml }];
-  if (content.header) steps.push({ name: "header", source: content.header });
-  if (content.footer) steps.push({ name: "footer", source: content.footer });
   await checkTemplateData(content.dataSchema, data);
-  const result = await runSandbox({
-    helpers: content.helpers,
-    partials: content.partials,
-    scripts: content.scripts,
-    steps,
-    data: templateData(content, data, lang, assetAddress),
-  });
+  const result = await runSandbox({ ...sandboxFiles(content), data: templateData(content, data, lang, assetAddress) });
   const html = result.outputs.template ?? "";
   const settings = content.settings;
   const doc: CallerDocument = { html: withStylesheets(html, resources.stylesheets), settings: { ...settings, locale: lang } };

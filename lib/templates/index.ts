@@ -16,7 +16,7 @@ import { getFolder, requireFolder } from "../workspace-files";
 import { contentBytes } from "./prepare";
 import * as repo from "./repository";
 import { blobsOf, resolveResources, usesFiles } from "./resources";
-import { checkSourceSize, handlebarsResources, usesHandlebarsFiles } from "./handlebars";
+import { checkHandlebarsSyntax, checkSourceSize, handlebarsResources, usesHandlebarsFiles } from "./handlebars";
 import { parseHandlebarsContent, type HandlebarsContent } from "./handlebars-schema";
 import { ComponentContent } from "./schema";
 import { changesValuesOnly, contentImages } from "./content-extras";
@@ -294,6 +294,7 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
       const action = previous === undefined ? "publish a template's first version" : "publish a draft that changes more than the values of content fields";
       requireScope(ctx, "template:write", action);
     }
+    if (t.kind === "handlebars") await checkHandlebarsSyntax(parseHandlebarsContent(t.draft));
     const resources = await draftResources(tx, ctx.workspaceId, t);
     const blobs = blobsOf(resources);
     const held = await repo.lockBlobs(tx, ctx.workspaceId, blobs);

@@ -832,7 +832,7 @@ export interface paths {
         put?: never;
         /**
          * Publish the draft
-         * @description Publishes the draft revision named by expectedRevision as a new version.
+         * @description Publishes the draft revision named by expectedRevision as a new version. A Handlebars draft is checked first: a syntax error in any of its files answers 400 naming the file and line, and no version is made.
          *
          *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *

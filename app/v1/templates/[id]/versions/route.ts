@@ -7,6 +7,6 @@ export const GET = apiRoute({ auth: "apiKeyOrSession", scope: "template:read", q
   templates.listVersions(ctx, params.id!, query),
 );
 
-export const POST = apiRoute({ auth: "apiKeyOrSession", scope: "template:publish", body: templates.PublishInput, summary: "Publish the draft", description: "Publishes the draft revision named by expectedRevision as a new version.", responses: { 201: TemplateVersion } }, async ({ ctx, params, body }) =>
+export const POST = apiRoute({ auth: "apiKeyOrSession", scope: "template:publish", body: templates.PublishInput, summary: "Publish the draft", description: "Publishes the draft revision named by expectedRevision as a new version. A Handlebars draft is checked first: a syntax error in any of its files answers 400 naming the file and line, and no version is made.", responses: { 201: TemplateVersion } }, async ({ ctx, params, body }) =>
   new Reply(201, await templates.publish(ctx, params.id!, body.expectedRevision)),
 );
