@@ -52,6 +52,13 @@ function content(assetId: string): Json {
   };
 }
 
+/** Creates a Handlebars template through the API and answers its body (201 checked). */
+async function createHandlebars(w: TestWorkspace, name: string, content: Json): Promise<Json> {
+  const created = await api("/v1/templates", { key: w.key, body: { name, kind: "handlebars", content } });
+  expect(created.status, created.text).toBe(201);
+  return created.body as Json;
+}
+
 async function preview(w: TestWorkspace, templateId: string, body: Json) {
   const res = await fetch(`${inject("baseUrl")}/v1/templates/${templateId}/preview`, {
     method: "POST",
@@ -81,10 +88,9 @@ describe("Handlebars templates", () => {
     const assetId = await seedAsset(w, { kind: "image", filename: "logo.png", mediaType: "image/png", bytes: await solidPng(8, 8, [0, 90, 200]) });
     const sheet = await seedStylesheet(w, null, "hbs.css", "h1 { letter-spacing: 1px } .line { margin: 2px 0 }");
 
-    const created = await api("/v1/templates", { key: w.key, body: { name: "Hbs invoice", kind: "handlebars", content: { templateHtml: "<p>first</p>" } } });
-    expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ kind: "handlebars", draftRevision: 1, draft: { templateHtml: "<p>first</p>" } });
-    const id = created.body.id as string;
+    const created = await createHandlebars(w, "Hbs invoice", { templateHtml: "<p>first</p>" });
+    expect(created).toMatchObject({ kind: "handlebars", draftRevision: 1, draft: { templateHtml: "<p>first</p>" } });
+    const id = created.id as string;
     const saved = await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { content: content(assetId), expectedRevision: 1 } });
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body.draftRevision).toBe(2);
@@ -182,9 +188,7 @@ describe("Handlebars templates", () => {
       scripts: [{ name: "prep", source: "function beforeRender(d) { console.log('prep ran'); return d; }" }],
       helpers: "function boom() { console.warn('about to fail'); throw new Error('no rate'); }",
     };
-    const created = await api("/v1/templates", { key: w.key, body: { name: "Failing", kind: "handlebars", content: failing } });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id as string;
+    const id = (await createHandlebars(w, "Failing", failing)).id as string;
 
     const refused = await preview(w, id, { format: "html" });
     expect(refused.status, refused.text).toBe(400);
@@ -220,9 +224,7 @@ describe("Handlebars templates", () => {
       scripts: [{ name: "prep", source: "function beforeRender(d) { return d; }" }],
       footer: "<small>{{pageNumber}}</small>",
     };
-    const created = await api("/v1/templates", { key: w.key, body: { name: "Typos", kind: "handlebars", content: good } });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id as string;
+    const id = (await createHandlebars(w, "Typos", good)).id as string;
     let revision = 1;
     // Each typo is saved (a save runs nothing), then refused at publish with the file and line it is in.
     for (const [typo, file, message] of [
@@ -260,9 +262,7 @@ describe("Handlebars templates", () => {
       contentFields: [{ name: "banner", type: "image", label: "Banner", default: assetId }],
       ...extra,
     });
-    const created = await api("/v1/templates", { key: w.key, body: { name: "Banner", kind: "handlebars", content: withBanner() } });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id as string;
+    const id = (await createHandlebars(w, "Banner", withBanner())).id as string;
 
     const html = await preview(w, id, { format: "html" });
     expect(html.status, html.text).toBe(200);
@@ -287,9 +287,7 @@ describe("Handlebars templates", () => {
 
   it("answer each save limit of the spec at its bound: at the limit saved, one over 400 LIMIT_EXCEEDED naming the field", async () => {
     const w = await createTestWorkspace();
-    const created = await api("/v1/templates", { key: w.key, body: { name: "Limits", kind: "handlebars", content: { templateHtml: "x" } } });
-    expect(created.status, created.text).toBe(201);
-    const id = created.body.id as string;
+    const id = (await createHandlebars(w, "Limits", { templateHtml: "x" })).id as string;
     let revision = 1;
     const save = async (c: Json) => {
       const res = await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { content: { templateHtml: "x", ...c }, expectedRevision: revision } });
