@@ -243,6 +243,8 @@ describe("Handlebars templates", () => {
       expect(refused.body.error.details[0].path).toBe(file);
     }
     expect((await api(`/v1/templates/${id}/versions`, { key: w.key })).body.items).toEqual([]);
+    // A stale revision is a conflict, whatever the draft holds.
+    expect((await api(`/v1/templates/${id}/versions`, { key: w.key, body: { expectedRevision: revision - 1 } })).status).toBe(409);
 
     // What only running finds (a script without beforeRender) is not a syntax error: it publishes, and its renders answer 400.
     const noHook = { ...good, scripts: [{ name: "prep", source: "function before(d) { return d; }" }] };

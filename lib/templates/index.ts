@@ -282,6 +282,11 @@ export async function listRevisions(ctx: Ctx, id: string, query: OrderedPageQuer
  */
 export async function publish(ctx: Ctx, id: string, expectedRevision: number): Promise<TemplateVersion> {
   requireScope(ctx, "template:publish");
+  // A Handlebars draft's syntax, checked in the sandbox before the transaction, so that no row lock
+  // or pooled connection waits on a sandbox job; the transaction publishes only that very revision
+  // (a revision is never reused: a later save makes the 409 below).
+  const draft = await repo.findTemplate(db(), ctx.workspaceId, id);
+  if (draft?.kind === "handlebars" && draft.draftRevision === expectedRevision) await checkHandlebarsSyntax(parseHandlebarsContent(draft.draft));
   return withTx(async (tx) => {
     const t = await repo.findTemplate(tx, ctx.workspaceId, id, true);
     if (!t) throw notFound("template", id);
@@ -294,7 +299,6 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
       const action = previous === undefined ? "publish a template's first version" : "publish a draft that changes more than the values of content fields";
       requireScope(ctx, "template:write", action);
     }
-    if (t.kind === "handlebars") await checkHandlebarsSyntax(parseHandlebarsContent(t.draft));
     const resources = await draftResources(tx, ctx.workspaceId, t);
     const blobs = blobsOf(resources);
     const held = await repo.lockBlobs(tx, ctx.workspaceId, blobs);
