@@ -241,6 +241,10 @@ async function main() {
     const { prepareDocument } = await import("../lib/templates/prepare");
     const { ComponentContent } = await import("../lib/templates/schema");
     const finalDocument = await prepareDocument(ComponentContent.parse(content), data, "de-CH");
+    // why: expanding its header and footer started a template sandbox in this process, which would
+    // keep the bench from exiting once its results are printed.
+    const { stopSandbox } = await import("../lib/sandbox");
+    await stopSandbox();
     const n = quick ? 10 : 30;
     const asDocument = renderThroughApi({ document: finalDocument });
     const asTemplate = renderThroughApi({ templateVersionId: version.id, data });

@@ -106,8 +106,8 @@ export function HandlebarsEditor({
   // The file picked in each list tab; the preview renders with the picked sample data set.
   const [picked, setPicked] = useState<Partial<Record<"partials" | "scripts" | "sampleData", string>>>({});
   const [serverProblems, setServerProblems] = useState<{ path?: string; message: string }[]>([]);
-  // A refused publish is of the saved draft: its problems show until the files are edited.
-  const [publishRefusal, setPublishRefusal] = useState<{ at: HbsTabs; details: { path?: string; message: string }[] } | null>(null);
+  // A refused publish is of the saved draft: its problems show while the files are that draft.
+  const [publishRefusal, setPublishRefusal] = useState<{ of: HbsTabs; details: { path?: string; message: string }[] } | null>(null);
   const [previewProblems, setPreviewProblems] = useState<{ path?: string; message: string }[]>([]);
   const [consoleOutput, setConsoleOutput] = useState<ConsoleOutput | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
@@ -125,14 +125,15 @@ export function HandlebarsEditor({
 
   const located: Located[] = useMemo(() => {
     const seen = new Set<string>();
-    return [...serverProblems, ...(publishRefusal?.at === tabs ? publishRefusal.details : []), ...previewProblems].flatMap((p) => {
+    const refusedPublish = publishRefusal?.of === saved && !dirty ? publishRefusal.details : [];
+    return [...serverProblems, ...refusedPublish, ...previewProblems].flatMap((p) => {
       const key = `${p.path}\u0000${p.message}`;
       if (seen.has(key)) return [];
       seen.add(key);
       const at = locateHbsProblem(p.path, p.message, tabs);
       return at ? [{ ...at, message: p.message }] : [];
     });
-  }, [serverProblems, publishRefusal, previewProblems, tabs]);
+  }, [serverProblems, publishRefusal, previewProblems, tabs, saved, dirty]);
   const tabOfProblem = (l: Located): HbsTabId => (l.tab === "data" ? "sampleData" : l.tab);
 
   const goTo = (at: HbsLocation) => {
@@ -143,7 +144,7 @@ export function HandlebarsEditor({
 
   /** A refused save or publish: its problems marked at their tabs and lines, the first one opened. */
   const showRefusal = (details: { path?: string; message: string }[] | undefined, publishing = false): boolean => {
-    if (publishing) setPublishRefusal({ at: tabs, details: details ?? [] });
+    if (publishing) setPublishRefusal({ of: saved, details: details ?? [] });
     else setServerProblems(details ?? []);
     const first = details?.[0] && locateHbsProblem(details[0].path, details[0].message, tabs);
     if (first) goTo(first);

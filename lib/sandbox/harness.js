@@ -1,7 +1,7 @@
 // The code of Folio's own that runs INSIDE each sandbox context (V8 isolate, lib/sandbox/host.mjs),
 // next to Handlebars' runtime: it is part of the isolate snapshot, so every fresh context starts
 // with it. Templates arrive precompiled; the compiler is added only to the compiler context, where
-// no caller code runs (precompile, check).
+// no caller code runs (precompile).
 // Nothing here is trusted by the host: a caller's helpers or scripts run in the same context and
 // may replace any of it; the host checks types and caps sizes of what comes back. What it guards
 // is the caller's own step (error messages that name the file and line, today's rules of the
@@ -136,7 +136,7 @@
     return { error: { code: f.code, file: f.file, message: f.message }, console: state.console, calls: state.calls };
   }
   /**
-   * A refusal of precompile() or check(), in the compiler context that every job's compiling shares:
+   * A refusal of precompile(), in the compiler context that every job's compiling shares:
    * nothing of the context's state goes with it (no console: no caller code runs there).
    */
   function failCompiling(f) {
@@ -308,19 +308,6 @@
     }
   }
 
-  /** Parses a step's template and partials and counts them, running nothing (publishing's syntax check). */
-  function check(file, source, partials, restricted) {
-    try {
-      const hb = compilerHandlebars(file).create();
-      const budget = { nodes: 0 };
-      parseTemplate(hb, toStr(source), file, budget, restricted);
-      if (!restricted && partials) for (const name of ownNames(partials)) parseTemplate(hb, toStr(partials[name]), `partial ${name}`, budget, false);
-      return { ok: true };
-    } catch (e) {
-      return failCompiling(classify(e, file));
-    }
-  }
-
   /**
    * Takes the beforeRender the script just evaluated returned (or refuses a script without one),
    * and calls it with the data. A promise settles into state.pending; settled() reads it once
@@ -451,5 +438,5 @@
 
   // why not writable: caller code of the same step could still shadow it with a lexical binding,
   // which only breaks its own step; the host checks everything it gets back.
-  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, precompile, spec, renderSpecs, check, validate, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
+  Object.defineProperty(g, "__folio", { value: Object.freeze({ begin, precompile, spec, renderSpecs, validate, callBeforeRender, settled, endScripts, consoleNow }), enumerable: false });
 })();

@@ -302,7 +302,7 @@ async function compiledSpec(isolate, step, file, source, restricted) {
  * The isolate's compiler context: a fresh context with Handlebars' compiler added (from the code
  * cache made at start), made when the isolate first needs a source compiled or checked, under the
  * limits of the step that needs it (an isolate ended meanwhile answers as for the step's own calls).
- * Only Folio's harness and Handlebars run in it, on sources as strings (compiledSpec, checkJob).
+ * Only Folio's harness and Handlebars run in it, on sources as strings (compiledSpec).
  */
 function compilerContext(isolate, step) {
   const k = keptOf(isolate);
@@ -507,20 +507,20 @@ async function failedStepConsole(step, context, out, e) {
   keepConsole(out, step.tapped);
 }
 
-/** compileOnly: every file parsed or compiled for its syntax and limits, nothing run. */
-async function checkJob(isolate, job, out) {
-  const step = new Step(job, "check");
-  for (const script of job.scripts ?? []) await compileFile(isolate, step, scriptCode(script, `script ${script.name}`), `script ${script.name}`);
-  if (!job.restricted && job.helpers) await compileFile(isolate, step, job.helpers, "helpers.js");
-  for (const spec of job.steps) {
-    const s = new Step(job, spec.name);
-    // Parsing runs none of the caller's code: the compiler context, as for compiledSpec.
-    const compiler = await compilerContext(isolate, s);
-    const r = await s.call((timeout) => compiler.evalClosure("return __folio.check($0, $1, $2, $3)", [spec.name, spec.source, job.restricted ? {} : (job.partials ?? {}), !!job.restricted], { ...copy, timeout }));
-    // why only here and in compiledSpec: no caller code runs in the compiler context, so its INTERNAL is Folio's own fault.
-    if (r?.error?.code === "INTERNAL") throw new Error(String(r.error.message));
-    harnessResult(r, s, out);
+/**
+ * compileOnly (publishing's syntax check): every file compiled as a render's step would compile it,
+ * nothing run. Templates and partials are precompiled in the compiler context (compiledSpec, which
+ * also finds what only Handlebars' compiler refuses, such as a partial given two arguments, and
+ * leaves the result cached for the first render); helpers.js and the scripts are compiled as V8
+ * scripts, which only parses them. Each file's faults name it.
+ */
+async function checkJob(isolate, job) {
+  for (const script of job.scripts ?? []) {
+    const file = `script ${script.name}`;
+    await compileFile(isolate, new Step(job, file), scriptCode(script, file), file);
   }
+  if (!job.restricted && job.helpers) await compileFile(isolate, new Step(job, "helpers.js"), job.helpers, "helpers.js");
+  for (const spec of job.steps) await stepSpecs(isolate, job, new Step(job, spec.name), spec);
 }
 
 // why wrapped in a function: each script's declarations stay its own (two scripts may both
@@ -569,6 +569,24 @@ async function runScripts(isolate, job, out) {
   }
 }
 
+/**
+ * A step's template and its partials, precompiled (or from the cache), in the order of the step's
+ * files: the limit of syntax nodes is the step's, counted over them all.
+ */
+async function stepSpecs(isolate, job, step, spec) {
+  const files = [{ file: spec.name, source: spec.source }];
+  if (!job.restricted) for (const [name, source] of Object.entries(job.partials ?? {})) files.push({ file: `partial ${name}`, source: String(source), name });
+  let nodes = 0;
+  const specs = [];
+  for (const f of files) {
+    const entry = await compiledSpec(isolate, step, f.file, f.source, job.restricted);
+    nodes += entry.nodes;
+    if (nodes > MAX_NODES) throw new Fault("LIMIT_EXCEEDED", f.file, `more than ${MAX_NODES.toLocaleString("en-US")} syntax nodes in this step`);
+    specs.push({ ...f, entry });
+  }
+  return specs;
+}
+
 async function runStep(isolate, job, spec, out) {
   const step = new Step(job, spec.name);
   const partialBytes = job.restricted ? 0 : Object.values(job.partials ?? {}).reduce((n, s) => n + bytes(s), 0);
@@ -584,23 +602,15 @@ async function runStep(isolate, job, spec, out) {
       const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
       await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
     }
-    // The template and partials, precompiled (or from the cache), in the order of the step's files:
-    // the limit of syntax nodes is the step's, counted over them all.
-    const files = [{ file: spec.name, source: spec.source }];
-    if (!job.restricted) for (const [name, source] of Object.entries(job.partials ?? {})) files.push({ file: `partial ${name}`, source: String(source), name });
-    let nodes = 0;
     const partialKeys = {};
     let templateKey = "";
-    for (const f of files) {
-      const entry = await compiledSpec(isolate, step, f.file, f.source, job.restricted);
-      nodes += entry.nodes;
-      if (nodes > MAX_NODES) throw new Fault("LIMIT_EXCEEDED", f.file, `more than ${MAX_NODES.toLocaleString("en-US")} syntax nodes in this step`);
+    for (const { file, name, entry } of await stepSpecs(isolate, job, step, spec)) {
       const script = await specScript(isolate, entry);
       // why at once (runSync): the script only defines the precompiled template, Folio's code made by
       // Handlebars' compiler, and an async call costs a trip through a thread of its own (about 50 µs).
-      await step.call((timeout) => script.runSync(context, { timeout }), f.file);
-      if (f.name === undefined) templateKey = entry.key;
-      else partialKeys[f.name] = entry.key;
+      await step.call((timeout) => script.runSync(context, { timeout }), file);
+      if (name === undefined) templateKey = entry.key;
+      else partialKeys[name] = entry.key;
     }
     const r = harnessResult(await step.call((timeout) => context.evalClosure("return __folio.renderSpecs($0, $1, $2, $3)", [templateKey, partialKeys, helpers, !!job.restricted], { ...copy, timeout })), step, out);
     if (typeof r.html !== "string") throw new Fault("BAD_REQUEST", spec.name, "the template did not produce text");
@@ -641,7 +651,7 @@ async function runJob(job) {
   try {
     if (job.schema !== undefined) return { ...out, data: undefined, check: await runSchemaCheck(isolate, job, out) };
     if (job.compileOnly) {
-      await checkJob(isolate, job, out);
+      await checkJob(isolate, job);
       return { ...out, data: undefined };
     }
     if (job.scripts?.length) await runScripts(isolate, job, out);

@@ -157,6 +157,8 @@ describe("steps", () => {
       [{ helpers: "function (" }, "helpers.js"],
       [{ scripts: [{ name: "s", source: "function beforeRender( {" }] }, "script s"],
       [{ steps: [{ name: "header", source: "{{/x}}" }] }, "header"],
+      // Parsed, but refused by Handlebars' compiler: a partial takes one context argument.
+      [{ partials: { row: "{{> cell a b}}" } }, "partial row"],
     ] as [Partial<SandboxJob>, string][]) {
       const e = await rejected(runSandbox({ ...job, ...bad }));
       expect(e.code).toBe("BAD_REQUEST");
@@ -175,7 +177,7 @@ describe("steps", () => {
     expect(script.message).toMatch(/^script s: .*compiler is not available/);
     // What the message proposes instead (docs/api.md): a partial picked by name at render time.
     expect(await html('{{> (lookup . "which")}}', { partials: { a: "A{{x}}", b: "B" }, data: { which: "a", x: 1 } })).toBe("A1");
-    // A save's check still parses (in the compiler context, which no step's code reaches).
+    // Publishing's check still compiles (in the compiler context, which no step's code reaches).
     expect(await runSandbox({ ...template("{{#each a}}{{/each}}"), compileOnly: true })).toEqual({ outputs: {}, data: {}, console: [] });
     expect((await rejected(runSandbox({ ...template("{{#each a}}"), compileOnly: true }))).message).toMatch(/^template: Parse error/);
     await stillWorks();

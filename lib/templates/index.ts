@@ -7,7 +7,7 @@ import { ZodError } from "zod";
 import { lockAssetStorage, releaseUnusedBlobs } from "../assets";
 import { recordAudit } from "../audit";
 import { actorRef, hasScope, requireScope, type Ctx } from "../auth/context";
-import { db, withTx, type Tx } from "../db/client";
+import { db, withTx, type Executor, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import type { TemplateRevisionRow, TemplateRow, TemplateVersionRow } from "../db/schema";
 import { AppError, conflict, fromZodError, notFound } from "../errors";
@@ -282,23 +282,19 @@ export async function listRevisions(ctx: Ctx, id: string, query: OrderedPageQuer
  */
 export async function publish(ctx: Ctx, id: string, expectedRevision: number): Promise<TemplateVersion> {
   requireScope(ctx, "template:publish");
-  // A Handlebars draft's syntax, checked in the sandbox before the transaction, so that no row lock
-  // or pooled connection waits on a sandbox job; the transaction publishes only that very revision
-  // (a revision is never reused: a later save makes the 409 below).
+  // A Handlebars draft's syntax is checked in the sandbox before the transaction, so that no row
+  // lock or pooled connection waits on a sandbox job, and after the refusals the transaction would
+  // answer (409, 403), so that no sandbox job runs for a publish refused anyway. The transaction
+  // repeats them: it publishes only the revision checked here (a later save makes its 409).
   const draft = await repo.findTemplate(db(), ctx.workspaceId, id);
-  if (draft?.kind === "handlebars" && draft.draftRevision === expectedRevision) await checkHandlebarsSyntax(parseHandlebarsContent(draft.draft));
+  if (draft?.kind === "handlebars") {
+    await publishable(db(), ctx, draft, expectedRevision);
+    await checkHandlebarsSyntax(parseHandlebarsContent(draft.draft));
+  }
   return withTx(async (tx) => {
     const t = await repo.findTemplate(tx, ctx.workspaceId, id, true);
     if (!t) throw notFound("template", id);
-    if (t.draftRevision !== expectedRevision) {
-      throw conflict(`The draft is at revision ${t.draftRevision}, not ${expectedRevision}; review it and publish again`);
-    }
-    const previous = await repo.newestVersionContent(tx, id);
-    const contentOnly = previous !== undefined && changesValuesOnly(previous, t.draft);
-    if (isContentEditor(ctx) && !contentOnly) {
-      const action = previous === undefined ? "publish a template's first version" : "publish a draft that changes more than the values of content fields";
-      requireScope(ctx, "template:write", action);
-    }
+    const contentOnly = await publishable(tx, ctx, t, expectedRevision);
     const resources = await draftResources(tx, ctx.workspaceId, t);
     const blobs = blobsOf(resources);
     const held = await repo.lockBlobs(tx, ctx.workspaceId, blobs);
@@ -325,6 +321,24 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
     await recordAudit(tx, ctx, "template.publish", { type: "template", id }, { versionId: v.id, version: v.version, revision: v.revision, contentOnly });
     return toVersion(v, false);
   });
+}
+
+/**
+ * Whether this person may publish the draft at `expectedRevision` (409 when it is not current; a
+ * content editor only a change of content field values, 403 otherwise), and whether the version
+ * changes content field values only.
+ */
+async function publishable(ex: Executor, ctx: Ctx, t: TemplateRow, expectedRevision: number): Promise<boolean> {
+  if (t.draftRevision !== expectedRevision) {
+    throw conflict(`The draft is at revision ${t.draftRevision}, not ${expectedRevision}; review it and publish again`);
+  }
+  const previous = await repo.newestVersionContent(ex, t.id);
+  const contentOnly = previous !== undefined && changesValuesOnly(previous, t.draft);
+  if (isContentEditor(ctx) && !contentOnly) {
+    const action = previous === undefined ? "publish a template's first version" : "publish a draft that changes more than the values of content fields";
+    requireScope(ctx, "template:write", action);
+  }
+  return contentOnly;
 }
 
 /** What the draft uses, resolved now, with the workspace's storage locked when it uses any file. */
