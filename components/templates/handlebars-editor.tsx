@@ -184,7 +184,6 @@ export function HandlebarsEditor({
   });
   const { published, publishing, publish, historyKey } = usePublish(template.id, revision, template.publishedVersion, (e) => showRefusal(e.details, true));
 
-
   const setCode = (k: SingleCode) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
   const setList = (k: "partials" | "scripts" | "sampleData") => (files: NamedText[]) => setTabs((t) => ({ ...t, [k]: files }));
   const setValue = (name: string, value: string | undefined) =>

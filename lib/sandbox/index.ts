@@ -35,9 +35,10 @@ export type SandboxJob = {
   /** Component templates' header/footer: only built-in helpers + pageNumber/totalPages, no partials/helpers.js (today's rules in lib/templates/margins.ts). */
   restricted?: boolean;
   /**
-   * Checks without running (publishing's syntax check, checkHandlebarsSyntax): parses the steps and
-   * partials (syntax, node and nesting limits) and compiles helpers.js and the scripts, running none
-   * of them; outputs are empty. Errors name the file and line as a run's do.
+   * Checks without running (publishing's syntax check, checkHandlebarsSyntax): precompiles the
+   * steps and partials as a render would (syntax, node and nesting limits) and compiles helpers.js
+   * and the scripts, running none of them; outputs are empty. Errors name the file and line as a
+   * run's do.
    */
   compileOnly?: boolean;
 };

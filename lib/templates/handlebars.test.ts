@@ -243,8 +243,13 @@ describe("Handlebars templates", () => {
       expect(refused.body.error.details[0].path).toBe(file);
     }
     expect((await api(`/v1/templates/${id}/versions`, { key: w.key })).body.items).toEqual([]);
-    // A stale revision is a conflict, whatever the draft holds.
+    // A stale revision is a conflict, whatever the draft holds; a content editor may not publish this
+    // draft at all (more than content values changed), and hears that, not about a file it cannot edit.
     expect((await api(`/v1/templates/${id}/versions`, { key: w.key, body: { expectedRevision: revision - 1 } })).status).toBe(409);
+    const editor = (await w.newKey(["template:read", "template:content", "template:publish"])).secret;
+    const notTheirs = await api(`/v1/templates/${id}/versions`, { key: editor, body: { expectedRevision: revision } });
+    expect(notTheirs.status, notTheirs.text).toBe(403);
+    expect(notTheirs.body.error.message).toMatch(/template:write/);
 
     // What only running finds (a script without beforeRender) is not a syntax error: it publishes, and its renders answer 400.
     const noHook = { ...good, scripts: [{ name: "prep", source: "function before(d) { return d; }" }] };

@@ -35,13 +35,13 @@ export type TemplateResources = z.infer<typeof TemplateResources>;
 
 export const noResources: TemplateResources = { stylesheets: [], files: [], images: {} };
 
-const versionResources = parsedOnce(TemplateResources);
+const parsedResources = parsedOnce(TemplateResources);
 /**
  * A version's stored resources, parsed once per stored object (parsed-once.ts); versions published
  * before files existed have none.
  */
 export function heldResources(value: unknown): TemplateResources {
-  return value === null || value === undefined ? noResources : versionResources(value);
+  return value === null || value === undefined ? noResources : parsedResources(value);
 }
 
 /** The blobs (sha256) a set of resources loads, each once. */
