@@ -8,7 +8,7 @@
  */
 import fs from "node:fs";
 import Handlebars from "handlebars";
-import { runSandbox, sandboxPid, stopSandbox, warmSandbox, type SandboxJob } from "../lib/sandbox";
+import { runSandbox, sandboxPids, stopSandbox, warmSandbox, type SandboxJob } from "../lib/sandbox";
 import { drive, stats, warm } from "./measure";
 
 const SMALL = `<h1>Invoice {{number}}</h1><p>{{customer.name}}<br>{{customer.street}}<br>{{customer.city}}</p>
@@ -28,7 +28,7 @@ function upper(s) { return String(s).toUpperCase(); }
 function money(n, options) { return options.hash.currency + " " + Number(n).toFixed(2).replace(/\\B(?=(\\d{3})+(?!\\d))/g, "'"); }`;
 const tableData = { rows: Array.from({ length: 500 }, (_, i) => ({ id: i + 1, name: `Product number ${i}`, sku: `SKU-${100000 + i}`, price: 1000 + i * 13.37 })) };
 
-const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${sandboxPid()}/status`, "utf8"))![1]) / 1024;
+const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${sandboxPids()[0]}/status`, "utf8"))![1]) / 1024;
 
 export async function sandboxBench({ quick }: { quick: boolean }): Promise<string[]> {
   const lines: string[] = [];

@@ -47,6 +47,12 @@ const EnvSchema = z.object({
   CHROMIUM_PATH: z.string().min(1).default("/usr/bin/chromium-headless-shell"),
   /** The unprivileged user the worker's browser runs as when the worker runs as root (scripts/ensure-system.sh creates it). */
   CHROMIUM_USER: z.string().regex(/^[a-z_][a-z0-9_-]*$/, "must be a user name").default("folio-render"),
+  /**
+   * The unprivileged user every process that runs callers' code or parses callers' bytes runs as
+   * (the browser, pdftoppm, the template sandbox, the font and PDF helpers) when Folio may switch
+   * users; CHROMIUM_USER is its older name, still read when this one is not set.
+   */
+  RENDER_USER: z.string().regex(/^[a-z_][a-z0-9_-]*$/, "must be a user name").optional(),
   WORKER_CONCURRENCY: int(1, 64).optional(),
   /**
    * How long a worker's claim on a render lasts without renewal: a killed worker's render is taken

@@ -30,10 +30,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The browser user (CHROMIUM_USER, default folio-render): a worker running as root starts Chromium
+# The render user (RENDER_USER, formerly CHROMIUM_USER; default folio-render): a worker running as root starts Chromium
 # as this user, with no home, no shell and no group of anyone else's (docs/architecture.md, Threat model).
 if [ "$(id -u)" -eq 0 ]; then
-  browser_user="${CHROMIUM_USER:-folio-render}"
+  browser_user="${RENDER_USER:-${CHROMIUM_USER:-folio-render}}"
   id -u "$browser_user" >/dev/null 2>&1 ||
     useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$browser_user"
 fi

@@ -8,6 +8,7 @@ import { isAppError, unauthorized, type ErrorCode, type ErrorDetail } from "../e
 import { log } from "../log";
 import { formErrorsFromZod, formMessage, plainDetail } from "./form-errors";
 import { consoleSession, type ConsoleSession } from "./session";
+import { runAsTenant } from "../processes/tenant";
 
 /** What every console server action answers; the client shows `error.message` (and each detail beside its field). */
 export type ActionError = { code: ErrorCode; message: string; details?: ErrorDetail[] };
@@ -99,7 +100,7 @@ export async function runConsoleAction<T>(run: (session: ConsoleSession) => Prom
     if (!session) throw unauthorized("Your session has ended; sign in again");
     requestId = session.ctx.requestId;
     refuseWhileSuspended(session.workspace.suspended, opts.effect ?? "change");
-    return { ok: true, data: await run(session) };
+    return { ok: true, data: await runAsTenant(session.ctx.workspaceId, () => run(session)) };
   } catch (err) {
     unstable_rethrow(err);
     return { ok: false, error: toActionError(err, requestId) };

@@ -8,6 +8,7 @@ const { jobs } = await import("./jobs.ts");
 
 process.on("message", async ({ id, job, args }) => {
   try {
+    if (!Object.hasOwn(jobs, job)) throw new Error(`no helper job named ${String(job)}`);
     const value = await jobs[job](...args);
     process.send({ id, ok: true, value });
   } catch (e) {

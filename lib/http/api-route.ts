@@ -9,6 +9,7 @@ import { authenticateKey } from "../keys";
 import { hasBody, MiB, readJsonBody } from "./body";
 import { Reply } from "./reply";
 import { beginRequest, countApiRequest, errorAnswer, logRequest } from "./steps";
+import { runAsTenant } from "../processes/tenant";
 
 type Auth = "apiKey" | "session" | "apiKeyOrSession" | "none";
 
@@ -97,7 +98,7 @@ export function apiRoute<
       const query = parseWith(options.query ?? NoQuery, queryObject(url), ["query"]) as z.output<Q>;
       const params = parseWith(options.params ?? AnyParams, (await routeCtx?.params) ?? {}, ["params"]) as z.output<P>;
       const idempotencyKey = options.idempotency ? idempotencyKeyOf(req) : undefined;
-      const result = await handler({
+      const call = () => handler({
         ctx: ctx as Input<A, B, Q, P>["ctx"],
         body,
         query,
@@ -107,6 +108,8 @@ export function apiRoute<
         idempotencyKey,
         log: x.log,
       });
+      // Contained jobs of the call (sandbox steps, helpers) take the workspace's fair turns.
+      const result = await (ctx ? runAsTenant(ctx.workspaceId, call) : call());
       response = toResponse(result);
     } catch (err) {
       response = errorAnswer(x, err);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { config } from "../config";
+import { setprivArgs } from "../processes/launch";
 import { browserUser } from "./containment";
 
 /**
@@ -87,11 +88,7 @@ export function spawnContained(program: string, args: string[], limits: Containe
     // why no core files: a crash must not write the process's memory (callers' bytes) to disk.
     "--core=0",
   ];
-  // why --inh-caps and no_new_privs also without a user switch: a helper may never gain rights
-  // through a setuid program, whoever runs it.
-  const setpriv = user
-    ? [`--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--inh-caps=-all", "--no-new-privs"]
-    : ["--no-new-privs"];
+  const setpriv = setprivArgs(user);
   // why env --chdir after the switch and not spawn's cwd: the folder is the browser user's, 0700, and
   // a worker without CAP_DAC_OVERRIDE (the container's service user) may not enter it; that user may.
   const child = spawn(PRLIMIT, [...prlimit, "--", SETPRIV, ...setpriv, "--", ENV, `--chdir=${dir}`, program, ...args], {

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
 import { config, ConfigError } from "../config";
-import { findSystemUser, protectDataDir as protectPrivateDataDir } from "../private-files";
+import { protectDataDir as protectPrivateDataDir } from "../private-files";
+import { canSwitchUser, renderUser } from "../processes/launch";
 
 /**
  * How the worker's browser is contained (docs/architecture.md, "Threat model"): it runs callers'
@@ -26,40 +27,11 @@ type SystemUser = { name: string; uid: number; gid: number };
 
 const LAUNCHER = path.join(__dirname, "run-chromium.sh");
 
-/** CAP_CHOWN (0), CAP_SETGID (6) and CAP_SETUID (7): what starting a program as another user takes (its folder is chowned to it first). */
-const SWITCH_CAPABILITIES = (1n << 0n) | (1n << 6n) | (1n << 7n);
+export { canSwitchUser };
 
-/**
- * Whether this process may start programs as another user: root, or a user that holds CAP_SETUID,
- * CAP_SETGID and CAP_CHOWN. why the second: the container runs web and worker as the service user
- * `folio` with those three and CAP_KILL (scripts/container-entry.sh, docs/architecture.md "One container"),
- * not as root.
- */
-export function canSwitchUser(): boolean {
-  if (process.getuid?.() === 0) return true;
-  try {
-    const effective = /^CapEff:\s*([0-9a-f]+)$/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1];
-    return effective !== undefined && (BigInt(`0x${effective}`) & SWITCH_CAPABILITIES) === SWITCH_CAPABILITIES;
-  } catch {
-    return false;
-  }
-}
-
-/** The unprivileged user the browser runs as when the worker may switch users (canSwitchUser); undefined otherwise. */
+/** The unprivileged user the browser runs as (lib/processes/launch.ts: the render user of every contained process). */
 export function browserUser(): SystemUser | undefined {
-  if (!canSwitchUser()) return undefined;
-  const name = config().CHROMIUM_USER;
-  const user = findSystemUser(name);
-  if (!user) {
-    throw new Error(
-      `The browser user ${name} does not exist. The worker may switch users and will not run Chromium as itself: ` +
-        `run scripts/ensure-system.sh (creates it) or set CHROMIUM_USER to an unprivileged user.`,
-    );
-  }
-  if (user.uid === 0) throw new Error(`CHROMIUM_USER ${name} is root; it must be an unprivileged user`);
-  // why: a browser under the worker's own user would pass for a separate one and read DATA_DIR.
-  if (user.uid === process.getuid?.()) throw new Error(`CHROMIUM_USER ${name} is the worker's own user; it must be a user of its own`);
-  return user;
+  return renderUser();
 }
 
 /**

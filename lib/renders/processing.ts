@@ -19,6 +19,7 @@ import * as statements from "./statements";
 export { RENDER_QUEUED_CHANNEL } from "./notices";
 import { CallerDocument } from "../documents/caller-document";
 import { resolveSettings } from "../documents/page-settings";
+import { runAsTenant } from "../processes/tenant";
 
 /** A crashed or killed worker's render is tried again; at most this many attempts in all (spec: 2 retries). */
 export const MAX_ATTEMPTS = 3;
@@ -48,7 +49,9 @@ export async function processNextRender(pool: BrowserPool, keepClaiming: () => b
   let row = await statements.claimNextRender(db(), leaseMs());
   if (!row) return false;
   for (;;) {
-    const after = await processRender(row, pool, keepClaiming);
+    const claimed: ClaimedRender = row;
+    // Contained jobs of the render (sandbox steps, helpers) take its workspace's fair turns.
+    const after: After = await runAsTenant(claimed.workspaceId, () => processRender(claimed, pool, keepClaiming));
     if (after === "queue empty") return false;
     if (after === "queue not read") return true; // the caller claims again, unless it stops
     row = after;

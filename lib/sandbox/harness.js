@@ -31,6 +31,13 @@
   }
   if (HB && typeof HB.compile !== "function") for (const name of ["compile", "precompile", "parse"]) HB[name] = noCompiler;
   const JSONSCHEMA = g.__folioJsonSchema;
+  // What a step has no use for and an attacker has (issue 33): code that runs after the step's last
+  // call, outside its limits (FinalizationRegistry's callbacks; WeakRef, their companion), gone from
+  // the snapshot and so from every context made from it; and memory outside the heap's limit
+  // (WebAssembly.Memory, SharedArrayBuffer) and waits (Atomics), which V8 adds to each context as
+  // it is made (a snapshot without them does not start), removed by begin() before any caller code.
+  for (const name of ["FinalizationRegistry", "WeakRef"]) delete g[name];
+  const PER_CONTEXT = ["WebAssembly", "SharedArrayBuffer", "Atomics"];
   // why captured now: the caller may replace JSON, String or console in its context; this harness
   // keeps the originals of its own context (each context gets its own copy of the snapshot).
   const parse = JSON.parse;
@@ -40,6 +47,11 @@
   const isArray = Array.isArray;
 
   const MAX_NODES = 50000;
+  // The sizes the host refuses too, checked here first: a string is refused before it is copied
+  // out (a copy flattens it, and a template repeating a long value is short in the heap but not so
+  // flattened). Characters count at most as bytes: past these in characters, past them in bytes.
+  const MAX_OUT_CHARS = 5000000;
+  const MAX_DATA_CHARS = 8000000;
   const MAX_NESTING = 100;
   const MAX_CONSOLE = 100;
   const MAX_CONSOLE_CHARS = 2000;
@@ -187,6 +199,12 @@
 
   /** Starts a step: its name (for the console), data, and the host's function that copies console lines as they are made. */
   function begin(step, dataJson, tap) {
+    for (const name of PER_CONTEXT) delete g[name];
+    // A body step may follow the scripts in their context (host.mjs, runScripts): its console
+    // starts empty, the scripts' lines already taken by the host.
+    state.console = [];
+    state.calls = 0;
+    state.pending = undefined;
     state.step = step;
     state.data = readData(dataJson);
     state.tap = typeof tap === "function" ? tap : undefined;
@@ -262,6 +280,7 @@
     const html = compiled(context, RUNTIME);
     if (typeof html !== "string") throw new Fault("BAD_REQUEST", file, "the template did not produce text");
     if (restricted && html.length > RESTRICTED_MAX_OUTPUT) throw new Fault("LIMIT_EXCEEDED", file, `longer than ${RESTRICTED_MAX_OUTPUT.toLocaleString("en-US")} characters`);
+    if (html.length > MAX_OUT_CHARS) throw new Fault("LIMIT_EXCEEDED", file, "more than 5,000,000 bytes of HTML");
     return { html, console: state.console, calls: state.calls };
   }
 
@@ -282,10 +301,16 @@
     }
   }
 
-  /** Precompiled templates this context was given (host.mjs runs `__folio.spec(key, {...})` for each). */
-  const specs = new Map();
+  /**
+   * Precompiled templates this context was given (host.mjs runs `__folio.spec(key, {...})` for each).
+   * why an object without a prototype, not a Map: helpers.js runs before these calls in the same
+   * context and may replace Map.prototype.set; a plain property assignment calls nothing of it.
+   * Keys are sha256 in base64url, never "__proto__".
+   */
+  const specs = Object.create(null);
+  const has = Object.hasOwn; // captured: no lookup through a prototype the caller may change
   function spec(key, value) {
-    specs.set(toStr(key), value);
+    specs[toStr(key)] = value;
   }
 
   /**
@@ -298,8 +323,8 @@
     try {
       const hb = stepInstance(helpers, restricted);
       const compiledOf = (key, f) => {
-        if (!specs.has(key)) throw new Fault("BAD_REQUEST", f, "the step's compiled template is missing");
-        return hb.template(specs.get(key));
+        if (!has(specs, key)) throw new Fault("BAD_REQUEST", f, "the step's compiled template is missing");
+        return hb.template(specs[key]);
       };
       if (!restricted && partialKeys) for (const name of ownNames(partialKeys)) addPartial(hb, name, compiledOf(partialKeys[name], `partial ${name}`));
       return produce(compiledOf(templateKey, file), file, restricted);
@@ -356,6 +381,7 @@
     try {
       const json = stringify(state.data === undefined ? {} : state.data);
       if (typeof json !== "string") throw new Fault("BAD_REQUEST", "scripts", "beforeRender left data that is not JSON");
+      if (json.length > MAX_DATA_CHARS) throw new Fault("LIMIT_EXCEEDED", "scripts", "beforeRender left more than 8,000,000 bytes of data");
       return { data: json, console: state.console, calls: state.calls };
     } catch (e) {
       const f = e instanceof Fault ? e : e instanceof RangeError ? new Fault("BAD_REQUEST", "scripts", "beforeRender left data nested too deeply") : new Fault("BAD_REQUEST", "scripts", `beforeRender left data that is not JSON: ${describe(e)}`);

@@ -28,8 +28,8 @@ const MAX_DEPTH = 100;
 const MAX_NODES = 50000;
 const MAX_CONSOLE = 100;
 const MAX_CONSOLE_CHARS = 2000;
-/** Isolates kept for the next jobs; more run at once when jobs overlap. */
-const IDLE_ISOLATES = 2;
+/** Isolates kept for the next job (a process runs one job at a time: lib/processes/pool.ts). */
+const IDLE_ISOLATES = 1;
 /** An isolate whose heap stays above this after a step is replaced rather than reused. */
 const REUSE_HEAP_BYTES = 24 * 1024 * 1024;
 /** Contexts made ahead of jobs in each idle isolate (an invoice with scripts, a header and a footer takes 4). */
@@ -180,17 +180,25 @@ const keptOf = (isolate) => {
 function takeIsolate() {
   return idle.pop() ?? newIsolate();
 }
-function giveBack(isolate) {
+// why asynchronous: nothing of this process waits on an isolate in which caller code has run (a
+// synchronous call would hold this process's only thread for as long as that code chose to run).
+async function giveBack(isolate) {
   if (isolate.isDisposed) return refill();
   let heap = 0;
   try {
-    heap = isolate.getHeapStatisticsSync().used_heap_size;
+    heap = (await withTimeout(isolate.getHeapStatistics(), 1000)).used_heap_size;
   } catch {
     heap = Infinity;
   }
-  if (idle.length < IDLE_ISOLATES && heap < REUSE_HEAP_BYTES) idle.push(isolate);
-  else isolate.dispose();
+  if (!isolate.isDisposed && idle.length < IDLE_ISOLATES && heap < REUSE_HEAP_BYTES) idle.push(isolate);
+  else if (!isolate.isDisposed) isolate.dispose();
   refill();
+}
+
+/** `promise`, or a rejection after `ms`. */
+function withTimeout(promise, ms) {
+  let timer;
+  return Promise.race([promise, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms)))]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -532,15 +540,21 @@ async function checkJob(isolate, job) {
  * thread of its own, so that parsing megabytes does not hold up other jobs' calls.
  */
 const SYNC_DATA_BYTES = 64 * 1024;
-function begin(context, name, data, tap, timeout) {
+function begin(context, name, data, tap, timeout, fresh = true) {
   const args = [name, data, tap];
-  if ((data?.length ?? 0) <= SYNC_DATA_BYTES) return context.evalClosureSync("__folio.begin($0, $1, $2)", args, { ...copy, timeout });
+  // Only in a context where no caller code has run yet (see giveBack for why).
+  if (fresh && (data?.length ?? 0) <= SYNC_DATA_BYTES) return context.evalClosureSync("__folio.begin($0, $1, $2)", args, { ...copy, timeout });
   return context.evalClosure("__folio.begin($0, $1, $2)", args, { ...copy, timeout });
 }
 
 const scriptCode = (script, file) => `__folio.callBeforeRender(${JSON.stringify(file)}, (function () { ${script.source}\n;return typeof beforeRender === "function" ? beforeRender : undefined; })())`;
 
-async function runScripts(isolate, job, out) {
+/**
+ * Runs the scripts in a fresh context. Returns that context, not yet released, when `keep`: the
+ * body step of the same render runs in it (issue 33's decision: the scripts and the body of one
+ * render share one fresh context; never two renders, never a header or footer).
+ */
+async function runScripts(isolate, job, out, keep) {
   const step = new Step(job, "scripts");
   const inBytes = bytes(out.data) + job.scripts.reduce((n, s) => n + bytes(s.source), 0);
   if (inBytes > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", "scripts", `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of source and data`);
@@ -563,10 +577,12 @@ async function runScripts(isolate, job, out) {
     out.data = r.data;
   } catch (e) {
     await failedStepConsole(step, context, out, e);
-    throw e;
-  } finally {
     context.release();
+    throw e;
   }
+  if (keep) return context;
+  context.release();
+  return undefined;
 }
 
 /**
@@ -587,17 +603,18 @@ async function stepSpecs(isolate, job, step, spec) {
   return specs;
 }
 
-async function runStep(isolate, job, spec, out) {
+/** A step of the job; `given`, the scripts' context it runs in (runScripts), else a fresh one. */
+async function runStep(isolate, job, spec, out, given) {
   const step = new Step(job, spec.name);
   const partialBytes = job.restricted ? 0 : Object.values(job.partials ?? {}).reduce((n, s) => n + bytes(s), 0);
   const inBytes = bytes(out.data) + bytes(spec.source) + partialBytes + (job.restricted ? 0 : bytes(job.helpers));
   if (inBytes > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", spec.name, `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of source and data`);
-  const context = await takeContext(isolate);
+  const context = given ?? (await takeContext(isolate));
   job.contexts.push(context);
   try {
     const helpers = !job.restricted && typeof job.helpers === "string" && job.helpers.length > 0;
     // The step's name and data first, so that helpers.js's own console calls carry the name.
-    await step.call((timeout) => begin(context, spec.name, out.data, step.tap, timeout));
+    await step.call((timeout) => begin(context, spec.name, out.data, step.tap, timeout, !given));
     if (helpers) {
       const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
       await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
@@ -606,9 +623,10 @@ async function runStep(isolate, job, spec, out) {
     let templateKey = "";
     for (const { file, name, entry } of await stepSpecs(isolate, job, step, spec)) {
       const script = await specScript(isolate, entry);
-      // why at once (runSync): the script only defines the precompiled template, Folio's code made by
-      // Handlebars' compiler, and an async call costs a trip through a thread of its own (about 50 µs).
-      await step.call((timeout) => script.runSync(context, { timeout }), file);
+      // why not at once (runSync), though the script only defines Folio's precompiled template: the
+      // caller's helpers.js has run in this context, and a built-in it replaced could run without end
+      // while this process's thread waited (issue 33).
+      await step.call((timeout) => script.run(context, { timeout }), file);
       if (name === undefined) templateKey = entry.key;
       else partialKeys[name] = entry.key;
     }
@@ -654,8 +672,16 @@ async function runJob(job) {
       await checkJob(isolate, job);
       return { ...out, data: undefined };
     }
-    if (job.scripts?.length) await runScripts(isolate, job, out);
-    for (const spec of job.steps) await runStep(isolate, job, spec, out);
+    const many = (job.scripts?.length ? 1 : 0) + job.steps.length > 1;
+    let shared;
+    if (job.scripts?.length) {
+      if (many) job.progress("scripts");
+      shared = await runScripts(isolate, job, out, !job.restricted && job.steps[0]?.name === "template");
+    }
+    for (const [i, spec] of job.steps.entries()) {
+      if (many) job.progress(spec.name);
+      await runStep(isolate, job, spec, out, i === 0 ? shared : undefined);
+    }
     // Without scripts the data is the caller's own: not copied back.
     return job.scripts?.length ? out : { ...out, data: undefined };
   } catch (e) {
@@ -669,28 +695,26 @@ async function runJob(job) {
     if (job.spoiled || job.cancelled) {
       if (!isolate.isDisposed) isolate.dispose();
       refill();
-    } else giveBack(isolate);
+    } else void giveBack(isolate);
   }
 }
 
+// The pool's protocol (lib/processes/pool.ts): one job at a time, `{id, job: "run", args: [job]}`;
+// `{id, step}` as each of several steps starts (a process that dies is charged to that step), then
+// `{id, ok, value}`. The id is the pool's, unguessable, and answered only for its own job.
 process.on("message", async (m) => {
-  if (m.cancel !== undefined) {
-    const job = running.get(m.cancel);
-    if (job) {
-      job.cancelled = true;
-      if (job.isolate && !job.isolate.isDisposed) job.isolate.dispose();
-    }
-    return;
-  }
-  const { id, job } = m;
+  const { id } = m ?? {};
+  if (typeof id !== "string") return;
+  const job = m.args?.[0];
+  if (m.job !== "run" || typeof job !== "object" || job === null) return void process.send({ id, ok: false, error: { name: "Error", message: "not a sandbox job" } });
+  job.progress = (step) => process.send({ id, step }, () => {});
   lastActivity = performance.now();
   running.set(id, job);
   try {
     const value = await runJob(job);
-    if (value.error) process.send({ id, ok: false, error: value.error });
-    else process.send({ id, ok: true, value });
+    process.send({ id, ok: true, value });
   } catch (e) {
-    process.send({ id, ok: false, error: { code: "INTERNAL", file: "", message: String(e?.message ?? e).slice(0, 500) } });
+    process.send({ id, ok: true, value: { error: { code: "INTERNAL", file: "", message: String(e?.message ?? e).slice(0, 500) } } });
   } finally {
     running.delete(id);
     lastActivity = performance.now();

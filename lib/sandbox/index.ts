@@ -13,12 +13,12 @@
  * syntax nodes nested at most 100, the first 100 console calls at 2,000 characters each. Data
  * nested deeper than 100 levels is refused here, before anything is sent.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { AppError, limitExceeded, rateLimited } from "../errors";
-import { log } from "../log";
-import { browserUser } from "../render-engine/containment";
+import { containedLaunch, renderUser } from "../processes/launch";
+import { HelperJobError, HelperLimitError, PoolBusyError, ProcessPool, type Launch } from "../processes/pool";
+import { currentTenant } from "../processes/tenant";
 import { sandboxFiles } from "./stage";
 
 export type SandboxConsoleEntry = { step: string; level: "log" | "info" | "warn" | "error" | "debug"; message: string };
@@ -79,9 +79,9 @@ export async function runSandbox(job: SandboxJob, signal?: AbortSignal): Promise
   }
   const sent = { helpers: job.helpers, partials: job.partials, scripts: job.scripts, steps: job.steps.map((s) => ({ name: s.name, source: s.source })), data, restricted: !!job.restricted, compileOnly: !!job.compileOnly };
   const steps = job.steps.length + (job.scripts?.length ? 1 : 0);
-  let reply: Extract<Reply, { ok: true }>["value"];
+  let reply: Value;
   try {
-    reply = await sandboxProcess().run(sent, steps, signal);
+    reply = await runInPool(sent, steps, job.scripts?.length ? "scripts" : (job.steps[0]?.name ?? "template"), signal);
   } catch (e) {
     throw isFailure(e) ? toAppError(e) : e;
   }
@@ -108,7 +108,7 @@ export async function checkSchemaInSandbox(schema: Record<string, unknown>, draf
     throw limitExceeded(`dataSchema: ${message}`, { details: [{ path: "dataSchema", message }] });
   }
   try {
-    const reply = await sandboxProcess().run(sent, 1, signal);
+    const reply = await runInPool(sent, 1, "dataSchema", signal);
     if (!reply.check) throw new AppError("INTERNAL", "The sandbox answered a schema check without its result");
     return reply.check;
   } catch (e) {
@@ -142,11 +142,8 @@ type Failure = { sandboxFailure: true; code: string; file: string; message: stri
 const failure = (code: string, file: string, message: string, console?: SandboxConsoleEntry[]): Failure => ({ sandboxFailure: true, code, file, message, console });
 const isFailure = (e: unknown): e is Failure => typeof e === "object" && e !== null && (e as Failure).sandboxFailure === true;
 
-type Reply =
-  | { ready: true }
-  | { id: number; ok: true; value: { outputs: Record<string, string>; data?: string; console: SandboxConsoleEntry[]; check?: SchemaCheck } }
-  | { id: number; ok: false; error: { code: string; file: string; message: string; console?: SandboxConsoleEntry[] } };
-type Pending = { resolve: (v: Extract<Reply, { ok: true }>["value"]) => void; reject: (e: unknown) => void; done: () => void };
+type Value = { outputs: Record<string, string>; data?: string; console: SandboxConsoleEntry[]; check?: SchemaCheck };
+type Answer = Value | { error: { code: string; file: string; message: string; console?: SandboxConsoleEntry[] } };
 
 /**
  * Where host.mjs is: beside this file when it runs from source (worker, tsx, vitest); in the web
@@ -163,196 +160,110 @@ function hostPath(): string {
   return found;
 }
 
-const SETPRIV = "/usr/bin/setpriv";
-
-/** Time the process gets on top of each step's own limit before it is presumed stuck and ended. */
+/** Time a job gets on top of its steps' own limits before its process is presumed stuck and killed. */
 const SLACK_MS = 10_000;
+
 /**
- * Jobs the process runs at once (each in an isolate of its own, up to 64 MiB), and jobs waiting
- * here for a turn; past those the server is busy (spec: Rate limit, 429 without Retry-After).
- * why waiting here and not in the process: a job's watchdog must count from its start.
+ * The pool's shape (docs/architecture.md, "The process wing"). Each process runs one job at a
+ * time, so a job that crashes or bloats its process fails alone. Four at most per server process,
+ * two of them kept warm and one spare started ahead of need; a workspace runs two jobs at once
+ * and keeps sixteen waiting, sixty-four wait in all; past those, 429 without Retry-After.
  */
-const MAX_RUNNING = 4;
-const MAX_WAITING = 64;
+export const sandboxPoolShape = {
+  processes: 4,
+  warm: 2,
+  spare: 1,
+  perWorkspaceRunning: 2,
+  perWorkspaceWaiting: 16,
+  waiting: 64,
+  /** A job's resident growth at most: the step's 64 MiB heap, its data and HTML copied across the isolate boundary, and V8's young generation. */
+  rssGrowthMb: 160,
+  /** A process is replaced after this many jobs or minutes (nothing of earlier jobs outlives it). */
+  recycleJobs: 500,
+  recycleMs: 10 * 60_000,
+} as const;
 
-class SandboxProcess {
-  private child?: ChildProcess;
-  private ready?: Promise<void>;
-  private pending = new Map<number, Pending>();
-  private nextId = 0;
-  private stderr = "";
+function sandboxLaunch(): Launch {
+  const user = renderUser();
+  const files = sandboxFiles(hostPath(), user);
+  const node = [
+    // isolated-vm's isolates need it (its README): Node's own startup snapshot conflicts with theirs.
+    "--no-node-snapshot",
+    "--max-old-space-size=256",
+    // Node's permission model: the process reads its own program and modules, writes nothing,
+    // starts no process or thread. why --allow-addons: isolated-vm is one.
+    "--permission",
+    "--allow-addons",
+    ...files.readable.map((dir) => `--allow-fs-read=${dir}`),
+    // node-gyp-build (isolated-vm's loader) asks whether this is Alpine.
+    "--allow-fs-read=/etc/alpine-release",
+    "--disable-warning=SecurityWarning",
+  ];
+  return containedLaunch([files.node, ...node, files.host, files.handlebars, files.jsonSchema], { user, env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } });
+}
 
-  /** The process's ID once started (tests). */
-  get pid(): number | undefined {
-    return this.child?.pid;
+// why on globalThis: Next.js may load this module more than once in a process (route bundles);
+// one pool per server process is the point.
+const KEY = Symbol.for("folio.sandbox");
+function sandboxPool(): ProcessPool {
+  const g = globalThis as unknown as Record<symbol, ProcessPool | undefined>;
+  return (g[KEY] ??= new ProcessPool({
+    name: "template sandbox",
+    warm: sandboxPoolShape.warm,
+    spare: sandboxPoolShape.spare,
+    max: sandboxPoolShape.processes,
+    memoryMb: sandboxLimits.memoryMb,
+    rssGrowthMb: sandboxPoolShape.rssGrowthMb,
+    timeoutMs: sandboxLimits.wallMs + SLACK_MS,
+    recycle: { jobs: sandboxPoolShape.recycleJobs, ms: sandboxPoolShape.recycleMs },
+    fairness: { running: sandboxPoolShape.perWorkspaceRunning, waiting: sandboxPoolShape.perWorkspaceWaiting, totalWaiting: sandboxPoolShape.waiting },
+    retryUnexplained: true,
+    launch: sandboxLaunch,
+  }));
+}
+
+/** Runs one job in a sandbox process, the workspace's turn taken (lib/processes/tenant.ts). */
+async function runInPool(sent: Record<string, unknown>, steps: number, firstStep: string, signal?: AbortSignal): Promise<Value> {
+  let answer: Answer;
+  try {
+    answer = await sandboxPool().run<Answer>("run", [sent], { timeoutMs: steps * sandboxLimits.wallMs + SLACK_MS, signal, tenant: currentTenant() });
+  } catch (e) {
+    throw poolFailure(e, firstStep);
   }
+  if ("error" in answer) throw failure(answer.error.code, answer.error.file, answer.error.message, Array.isArray(answer.error.console) ? answer.error.console : undefined);
+  return answer;
+}
 
-  /** Starts the process if it is not running, and waits until it has made its isolate snapshot. */
-  start(): Promise<void> {
-    if (this.child && this.ready) return this.ready;
-    const user = browserUser();
-    const files = sandboxFiles(hostPath(), user);
-    // why --inh-caps and no_new_privs also without a user switch: the process may never gain rights
-    // through a setuid program, whoever runs it.
-    const setpriv = user ? [`--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--inh-caps=-all", "--no-new-privs"] : ["--no-new-privs"];
-    const node = [
-      // isolated-vm's isolates need it (its README): Node's own startup snapshot conflicts with theirs.
-      "--no-node-snapshot",
-      "--max-old-space-size=256",
-      // Node's permission model: the process reads its own program and modules, writes nothing,
-      // starts no process or thread. why --allow-addons: isolated-vm is one.
-      "--permission",
-      "--allow-addons",
-      ...files.readable.map((dir) => `--allow-fs-read=${dir}`),
-      // node-gyp-build (isolated-vm's loader) asks whether this is Alpine.
-      "--allow-fs-read=/etc/alpine-release",
-      "--disable-warning=SecurityWarning",
-    ];
-    const child = spawn(SETPRIV, [...setpriv, "--", files.node, ...node, files.host, files.handlebars, files.jsonSchema], {
-      // why the cast: Next.js types NODE_ENV as always present; the process gets none of Folio's settings.
-      env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } as unknown as NodeJS.ProcessEnv,
-      cwd: "/",
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "advanced",
-    });
-    this.child = child;
-    this.stderr = "";
-    child.stderr!.on("data", (b: Buffer) => (this.stderr = (this.stderr + b.toString()).slice(-4096)));
-    this.ready = new Promise<void>((resolve, reject) => {
-      child.once("message", (m: Reply) => ("ready" in m ? resolve() : reject(new Error("the sandbox did not start"))));
-      child.once("exit", (code, sig) => reject(new Error(`the sandbox process stopped at start (${sig ?? `exit code ${code}`}): ${this.stderr.trim().split("\n").slice(-3).join(" ")}`)));
-    });
-    this.ready.catch(() => {});
-    child.on("message", (m: Reply) => {
-      if (!("id" in m)) return;
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.settle(m.id);
-      if (m.ok) p.resolve(m.value);
-      else p.reject(failure(m.error.code, m.error.file, m.error.message, Array.isArray(m.error.console) ? m.error.console : undefined));
-    });
-    child.on("close", (code, sig) => {
-      if (this.child !== child) return;
-      this.child = undefined;
-      this.ready = undefined;
-      if (this.pending.size) log().warn({ code, signal: sig }, "sandbox process stopped");
-      const err = failure("STOPPED", "", "The sandbox stopped while it ran this step; try again");
-      for (const id of [...this.pending.keys()]) {
-        const p = this.pending.get(id)!;
-        this.settle(id);
-        p.reject(err);
-      }
-    });
-    this.idle();
-    return this.ready;
-  }
-
-  private running = 0;
-  private waiting: (() => void)[] = [];
-
-  /** Waits for one of the MAX_RUNNING turns; refuses when MAX_WAITING jobs wait already. */
-  private async turn(signal?: AbortSignal): Promise<void> {
-    if (this.running < MAX_RUNNING) {
-      this.running++;
-      return;
+/** A pool's refusal or a process's end, as the failure of the step it ran. */
+function poolFailure(e: unknown, firstStep: string): unknown {
+  if (e instanceof PoolBusyError) return rateLimited(e.message, e.retryAfterSeconds);
+  if (!(e instanceof HelperLimitError)) return e instanceof HelperJobError ? new AppError("INTERNAL", `The sandbox failed: ${e.message}`) : e;
+  const step = e.step ?? firstStep;
+  const at = (message: string) => ({ details: [{ path: step, message }] });
+  switch (e.limit) {
+    case "memory": {
+      const message = `needed more than ${sandboxLimits.memoryMb} MiB of memory`;
+      return limitExceeded(`${step}: ${message}`, at(message));
     }
-    if (this.waiting.length >= MAX_WAITING) throw failure("BUSY", "", "The template sandbox is busy; retry in a moment");
-    await new Promise<void>((resolve, reject) => {
-      const go = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        this.waiting = this.waiting.filter((w) => w !== go);
-        reject(signal!.reason);
-      };
-      this.waiting.push(go);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-
-  /** Hands the turn to the next waiting job, or gives it back. */
-  private endTurn() {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running--;
-  }
-
-  async run(job: unknown, steps: number, signal?: AbortSignal): Promise<Extract<Reply, { ok: true }>["value"]> {
-    signal?.throwIfAborted();
-    await this.turn(signal);
-    try {
-      return await this.send(job, steps, signal);
-    } finally {
-      this.endTurn();
+    case "crashed": {
+      // V8 ends a process so (a fatal error) for allocations past what an engine holds.
+      const message = `needed more memory than a step may use (${e.message})`;
+      return limitExceeded(`${step}: ${message}`, at(message));
     }
-  }
-
-  private async send(job: unknown, steps: number, signal?: AbortSignal): Promise<Extract<Reply, { ok: true }>["value"]> {
-    await this.start();
-    signal?.throwIfAborted();
-    const child = this.child!;
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      // why a watchdog: the process enforces each step's limits; if it ever hangs (a native fault),
-      // it is ended so that the callers waiting on it get an answer and the next job a new one.
-      const timer = setTimeout(() => {
-        log().warn({ steps }, "sandbox process ended: a job ran past its steps' limits");
-        child.kill("SIGKILL");
-      }, steps * sandboxLimits.wallMs + SLACK_MS);
-      const onAbort = () => {
-        const p = this.pending.get(id);
-        if (!p) return;
-        this.settle(id);
-        child.send({ cancel: id }, () => {});
-        reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(id, {
-        resolve,
-        reject,
-        done: () => {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", onAbort);
-        },
-      });
-      child.ref();
-      child.channel?.ref();
-      child.send({ id, job }, (err) => {
-        if (err && this.pending.has(id)) {
-          this.settle(id);
-          reject(failure("STOPPED", "", `The sandbox could not be reached: ${err.message}`));
-        }
-      });
-    });
-  }
-
-  private settle(id: number) {
-    this.pending.get(id)?.done();
-    this.pending.delete(id);
-    if (!this.pending.size) this.idle();
-  }
-
-  /** An idle sandbox never keeps the server's process up. */
-  private idle() {
-    this.child?.unref();
-    this.child?.channel?.unref();
-  }
-
-  /** Ends the process (tests, shutdown); the next job starts a new one. */
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.ref(); // so that waiting for its exit keeps the process up
-    child.kill("SIGKILL");
-    await exited;
+    case "time": {
+      const message = `ran longer than ${sandboxLimits.wallMs / 1000} s`;
+      return limitExceeded(`${step}: ${message}`, at(message));
+    }
+    case "exited": {
+      const message = `the sandbox's process stopped twice while it ran this step (${e.message})`;
+      return new AppError("RENDER_FAILED", `${step}: ${message}`, at(message));
+    }
+    case "start":
+      return new AppError("INTERNAL", `The template sandbox could not start: ${e.message}`, { retryable: true });
   }
 }
 
 function toAppError(e: Failure): AppError {
-  if (e.code === "STOPPED") return new AppError("INTERNAL", e.message, { retryable: true });
-  if (e.code === "BUSY") return rateLimited(e.message);
   const code = e.code === "LIMIT_EXCEEDED" || e.code === "BAD_REQUEST" ? e.code : "INTERNAL";
   if (code === "INTERNAL") return new AppError("INTERNAL", `The sandbox failed: ${e.message}`);
   const message = `${e.file}: ${e.message}`;
@@ -360,25 +271,17 @@ function toAppError(e: Failure): AppError {
   return new AppError(code, message, { details: [{ path: e.file, message: e.message }], ...(e.console ? { console: e.console } : {}) });
 }
 
-// why on globalThis: Next.js may load this module more than once in a process (route bundles);
-// one sandbox process per server process is the point.
-const KEY = Symbol.for("folio.sandbox");
-function sandboxProcess(): SandboxProcess {
-  const g = globalThis as unknown as Record<symbol, SandboxProcess | undefined>;
-  return (g[KEY] ??= new SandboxProcess());
-}
-
-/** Starts the sandbox process ahead of the first step (server and worker start). */
+/** Starts the sandbox's warm processes ahead of the first step (server and worker start). */
 export function warmSandbox(): Promise<void> {
-  return sandboxProcess().start();
+  return sandboxPool().warm();
 }
 
-/** The sandbox process's ID, undefined before it started (tests). */
-export function sandboxPid(): number | undefined {
-  return sandboxProcess().pid;
+/** The sandbox processes' IDs (tests, bench). */
+export function sandboxPids(): number[] {
+  return sandboxPool().pids;
 }
 
-/** Ends the sandbox process (tests, shutdown). */
+/** Ends every sandbox process (tests, shutdown); the next job starts the pool again. */
 export function stopSandbox(): Promise<void> {
-  return sandboxProcess().stop();
+  return sandboxPool().close();
 }

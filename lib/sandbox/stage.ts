@@ -9,6 +9,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { openToOthers } from "../processes/launch";
+
+export { openToOthers };
 
 export type SandboxFiles = {
   /** The node binary to run. */
@@ -27,20 +30,6 @@ export type SandboxFiles = {
 
 /** The isolated-vm files the process loads: its JavaScript, its package file and the prebuilt addon. */
 const IVM_SKIP = /(^|\/)(src|vendor|native-example|scripts|include\.js|inspector-example\.js|Dockerfile\.[a-z]+|[^/]+\.tgz)$/;
-
-/** Every folder above `p` lets others through, and `p` itself lets others read it (and run it, with `run`). */
-export function openToOthers(p: string, run = false): boolean {
-  try {
-    const need = run ? 0o005 : 0o004;
-    if ((fs.statSync(p).mode & need) !== need) return false;
-    for (let dir = path.dirname(p); ; dir = path.dirname(dir)) {
-      if ((fs.statSync(dir).mode & 0o001) === 0) return false;
-      if (dir === path.dirname(dir)) return true;
-    }
-  } catch {
-    return false;
-  }
-}
 
 /** Makes every folder under `root` passable and readable, every file readable (and runnable where it was). */
 function openTree(root: string): void {
