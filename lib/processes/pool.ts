@@ -461,7 +461,7 @@ export class ProcessPool {
       if (!this.closed && !this.restartTimer) {
         this.restartTimer = setTimeout(() => {
           this.restartTimer = undefined;
-          this.keepSpare();
+          this.dispatch();
         }, Math.min(30_000, 250 * 2 ** Math.min(this.startFailures, 7)));
         this.restartTimer.unref();
       }

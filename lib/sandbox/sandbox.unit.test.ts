@@ -241,7 +241,7 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
     await stillWorks();
   });
 
-  it("globals a run leaves are not there for the next run, nor for the next step of the same run", async () => {
+  it("globals a run leaves are not there for the next run; the scripts' are the body's, not the header's", async () => {
     await runSandbox({
       helpers: "globalThis.leak = 'secret'; var leak2 = 'secret';",
       scripts: [{ name: "s", source: "function beforeRender() { globalThis.fromScript = 1; }" }],
@@ -257,6 +257,17 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
     expect(r.outputs.template).toBe("undefined,undefined,undefined");
     // The scripts step's context (one of its own) saw nothing of the first run either.
     expect(r.data).toEqual({ before: "undefined" });
+    // Issue 33's decision: the scripts and the body of one render share one fresh context; a header does not.
+    const shared = await runSandbox({
+      scripts: [{ name: "s", source: "function beforeRender() { globalThis.mine = 'set by the script'; }" }],
+      steps: [
+        { name: "template", source: "{{seen}}" },
+        { name: "header", source: "{{seen}}" },
+      ],
+      helpers: "function seen() { return typeof mine === 'string' ? mine : 'nothing'; }",
+      data: {},
+    });
+    expect(shared.outputs).toEqual({ template: "set by the script", header: "nothing" });
     await stillWorks();
   });
 
