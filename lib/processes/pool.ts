@@ -116,8 +116,11 @@ type Proc = {
 
 type Reply = { ready: true } | { id: string; step: string } | { id: string; ok: true; value: unknown } | { id: string; ok: false; error: { name: string; message: string } };
 
-/** An idle process beyond the warm ones ends after this long without a job. */
-const SPARE_IDLE_MS = 30_000;
+/**
+ * An idle process beyond the warm ones ends after this long without a job. why minutes: a process
+ * ended and started again within a busy spell costs its start (about 0.25 s of CPU for the sandbox).
+ */
+const SPARE_IDLE_MS = 5 * 60_000;
 /** How often a running job's resident memory is read. */
 const RSS_CHECK_MS = 10;
 /** A tenant whose jobs killed this many processes within CRASH_WINDOW_MS is backed off for BACKOFF_MS. */

@@ -377,12 +377,16 @@
   }
 
   /** The scripts' data as JSON for the next steps. */
-  function endScripts() {
+  function endScripts(nextStep, nextTap) {
     try {
       const json = stringify(state.data === undefined ? {} : state.data);
       if (typeof json !== "string") throw new Fault("BAD_REQUEST", "scripts", "beforeRender left data that is not JSON");
       if (json.length > MAX_DATA_CHARS) throw new Fault("LIMIT_EXCEEDED", "scripts", "beforeRender left more than 8,000,000 bytes of data");
-      return { data: json, console: state.console, calls: state.calls };
+      const result = { data: json, console: state.console, calls: state.calls };
+      // The body step follows in this context (host.mjs, runScripts): begun here, as begin() would,
+      // with the data as the JSON the host keeps.
+      if (typeof nextStep === "string") begin(nextStep, json, nextTap);
+      return result;
     } catch (e) {
       const f = e instanceof Fault ? e : e instanceof RangeError ? new Fault("BAD_REQUEST", "scripts", "beforeRender left data nested too deeply") : new Fault("BAD_REQUEST", "scripts", `beforeRender left data that is not JSON: ${describe(e)}`);
       return fail(f);
