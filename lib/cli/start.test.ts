@@ -91,6 +91,34 @@ describe("npm start on an empty database", () => {
     expect(r.banner).not.toContain("Password:");
     expect((await api("/v1/audit-events", { baseUrl, key: firstKey })).status).toBe(200);
 
+    // A worker that dies is started again in place; the web server answers throughout (issue 33).
+    // The worker: a process running worker/index.ts below `npm start` (it may run from a copy of
+    // node it started itself: lib/render-engine/containment.ts), the topmost such one.
+    const parentOf = (pid: string) => /^PPid:\s+(\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]!;
+    const below = (pid: string, ancestor: string) => {
+      for (let p = pid, i = 0; i < 5 && p !== "0" && p !== "1"; i++) if ((p = parentOf(p)) === ancestor) return true;
+      return false;
+    };
+    const workerPid = () =>
+      fs
+        .readdirSync("/proc")
+        .filter((pid) => /^\d+$/.test(pid))
+        .filter((pid) => {
+          try {
+            return below(pid, String(r.proc.pid)) && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("worker/index.ts");
+          } catch {
+            return false;
+          }
+        })
+        .find((pid, _, all) => !all.includes(parentOf(pid)));
+    const first = workerPid();
+    expect(first).toBeDefined();
+    process.kill(Number(first), "SIGKILL");
+    await expect.poll(() => r.output(), { timeout: 10_000 }).toContain("worker exited (SIGKILL); starting it again in 0.5 s");
+    expect((await api("/v1/instance", { baseUrl })).status).toBe(200);
+    await expect.poll(() => { const now = workerPid(); return now !== undefined && now !== first; }, { timeout: 30_000 }).toBe(true);
+    expect((await api("/v1/instance", { baseUrl })).status).toBe(200);
+
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     try {
       const workspaces = await sql<{ name: string }[]>`select name from workspaces`;

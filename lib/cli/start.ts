@@ -11,7 +11,8 @@ import { openDatabase } from "./database";
 
 /**
  * `npm start`: the database (embedded unless DATABASE_URL is set), migrations, the first-start
- * bootstrap, then the web server and the worker together. Ctrl-C stops all of them.
+ * bootstrap, then the web server and the worker together, each started again if it dies. Ctrl-C
+ * stops all of them.
  */
 async function main() {
   process.env.FOLIO_PROCESS = "cli";
@@ -27,20 +28,32 @@ async function main() {
   await closeDb();
 
   const env = { ...process.env, DATABASE_URL: url };
-  const children: ChildProcess[] = [];
+  /** The running web server and worker, by name (a restarted one replaces its predecessor). */
+  const children = new Map<string, ChildProcess>();
+  // Supervision: a web server or worker that dies is started again in place, after a backoff that
+  // doubles from 0.5 s to 30 s (and starts over once a process has run a minute), while the other
+  // one and the database go on: a crashed worker no longer takes the web server down with it.
   const startChild = (name: string, entry: string, role: string) => {
-    const child = spawn(process.execPath, ["--import", "tsx", entry], {
-      cwd: root,
-      env: { ...env, FOLIO_PROCESS: role },
-      stdio: ["ignore", "inherit", "inherit"],
-    });
-    child.on("exit", (code, signal) => {
-      if (!stopping) {
-        console.error(`${name} exited (${signal ?? code}); stopping Folio`);
-        void stop(1);
-      }
-    });
-    children.push(child);
+    let failures = 0;
+    const launch = () => {
+      const startedAt = Date.now();
+      const child = spawn(process.execPath, ["--import", "tsx", entry], {
+        cwd: root,
+        env: { ...env, FOLIO_PROCESS: role },
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      children.set(name, child);
+      child.on("exit", (code, signal) => {
+        if (stopping) return;
+        failures = Date.now() - startedAt > 60_000 ? 1 : failures + 1;
+        const delay = Math.min(30_000, 500 * 2 ** (failures - 1));
+        console.error(`${name} exited (${signal ?? code}); starting it again in ${delay / 1000} s`);
+        setTimeout(() => {
+          if (!stopping) launch();
+        }, delay).unref();
+      });
+    };
+    launch();
   };
 
   let stopping = false;
@@ -48,7 +61,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     await Promise.all(
-      children.map(
+      [...children.values()].map(
         (c) =>
           new Promise<void>((resolve) => {
             if (c.exitCode !== null || c.signalCode !== null) return resolve();

@@ -177,22 +177,31 @@ const keptOf = (isolate) => {
   if (!k) kept.set(isolate, (k = { ready: [], compiler: undefined, scripts: new Map(), scriptBytes: 0 }));
   return k;
 };
-function takeIsolate() {
+/** The last job's isolate while it is being given back (giveBack): the next job waits for it. */
+let returning;
+async function takeIsolate() {
+  if (returning) await returning;
   return idle.pop() ?? newIsolate();
 }
 // why asynchronous: nothing of this process waits on an isolate in which caller code has run (a
 // synchronous call would hold this process's only thread for as long as that code chose to run).
-async function giveBack(isolate) {
-  if (isolate.isDisposed) return refill();
-  let heap = 0;
-  try {
-    heap = (await withTimeout(isolate.getHeapStatistics(), 1000)).used_heap_size;
-  } catch {
-    heap = Infinity;
-  }
-  if (!isolate.isDisposed && idle.length < IDLE_ISOLATES && heap < REUSE_HEAP_BYTES) idle.push(isolate);
-  else if (!isolate.isDisposed) isolate.dispose();
-  refill();
+function giveBack(isolate) {
+  const done = (async () => {
+    if (isolate.isDisposed) return;
+    let heap = 0;
+    try {
+      heap = (await withTimeout(isolate.getHeapStatistics(), 1000)).used_heap_size;
+    } catch {
+      heap = Infinity;
+    }
+    if (!isolate.isDisposed && idle.length < IDLE_ISOLATES && heap < REUSE_HEAP_BYTES) idle.push(isolate);
+    else if (!isolate.isDisposed) isolate.dispose();
+  })();
+  returning = done;
+  void done.finally(() => {
+    if (returning === done) returning = undefined;
+    refill();
+  });
 }
 
 /** `promise`, or a rejection after `ms`. */
@@ -239,7 +248,8 @@ function refill() {
   if (refilling) return;
   refilling = true;
   const next = () => {
-    if (running.size > 0) return void setTimeout(next, 5);
+    // Not while a job runs, nor while its isolate is given back (it will be the idle one).
+    if (running.size > 0 || returning) return void setTimeout(next, 5);
     const quietFor = performance.now() - lastActivity;
     // The isolate the next job takes (takeIsolate) is the last idle one.
     const nextIsolate = idle[idle.length - 1];
@@ -688,7 +698,7 @@ const running = new Map();
 async function runJob(job) {
   const out = { outputs: {}, data: job.data, console: [] };
   job.contexts = [];
-  const isolate = takeIsolate();
+  const isolate = await takeIsolate();
   job.isolate = isolate;
   try {
     if (job.schema !== undefined) return { ...out, data: undefined, check: await runSchemaCheck(isolate, job, out) };
@@ -718,7 +728,7 @@ async function runJob(job) {
     if (job.spoiled || job.cancelled) {
       if (!isolate.isDisposed) isolate.dispose();
       refill();
-    } else void giveBack(isolate);
+    } else giveBack(isolate);
   }
 }
 
