@@ -16,18 +16,26 @@ const handlebarsPath = process.argv[2];
 const runtimePath = path.join(path.dirname(handlebarsPath), "handlebars.runtime.min.js");
 const jsonSchemaDir = process.argv[3];
 
-const CPU_MS = 2000;
+/**
+ * The spec's limits of a step, as lib/sandbox/index.ts's `sandboxLimits` holds them: the one table,
+ * passed down as this process's fourth argument (and to the isolates' harness, see limitsScript).
+ */
+const LIMITS = JSON.parse(process.argv[4] ?? "null");
+if (!LIMITS || typeof LIMITS.cpuMs !== "number") throw new Error("the sandbox's limits were not given (fourth argument)");
+const CPU_MS = LIMITS.cpuMs;
 /** How often a running step's CPU time is read: a step may overrun its CPU_MS by about this much. */
 const CPU_CHECK_MS = 20;
-/** A step's running time at most, waiting for the CPU included (index.ts's watchdog counts on it). */
-const WALL_MS = 6000;
-const MEMORY_MB = 64;
-const MAX_IN_BYTES = 8_000_000;
-const MAX_OUT_BYTES = 5_000_000;
-const MAX_DEPTH = 100;
-const MAX_NODES = 50000;
-const MAX_CONSOLE = 100;
-const MAX_CONSOLE_CHARS = 2000;
+/** A step's running time at most, waiting for the CPU included (the pool's watchdog counts on it). */
+const WALL_MS = LIMITS.wallMs;
+const MEMORY_MB = LIMITS.memoryMb;
+const MAX_IN_BYTES = LIMITS.inBytes;
+const MAX_OUT_BYTES = LIMITS.outBytes;
+const MAX_DEPTH = LIMITS.dataDepth;
+const MAX_NODES = LIMITS.syntaxNodes;
+const MAX_CONSOLE = LIMITS.consoleCalls;
+const MAX_CONSOLE_CHARS = LIMITS.consoleChars;
+/** The harness's copy of the table: defined first in the snapshot, read and removed by the harness. */
+const limitsScript = `Object.defineProperty(globalThis, "__folioLimits", { value: Object.freeze(${JSON.stringify(LIMITS)}), configurable: true });`;
 /** Isolates kept for the next job (a process runs one job at a time: lib/processes/pool.ts). */
 const IDLE_ISOLATES = 1;
 /** An isolate whose heap stays above this after a step is replaced rather than reused. */
@@ -120,6 +128,7 @@ const warmSpecs = (() => {
   try {
     const context = isolate.createContextSync();
     isolate.compileScriptSync(handlebarsSource, { filename: "handlebars.js" }).runSync(context);
+    isolate.compileScriptSync(limitsScript, { filename: "folio-limits.js" }).runSync(context);
     isolate.compileScriptSync(harnessSource, { filename: "folio-harness.js" }).runSync(context);
     const specs = [WARM_TEMPLATE, WARM_PARTIAL].map((source) => context.evalClosureSync("return __folio.precompile($0, $1, false)", ["warm", source], copy));
     for (const r of specs) if (typeof r?.spec !== "string") throw new Error(`the sandbox's warm-up template did not compile: ${JSON.stringify(r?.error)}`);
@@ -141,6 +150,7 @@ const snapshot = ivm.Isolate.createSnapshot(
   [
     { code: fs.readFileSync(runtimePath, "utf8"), filename: "handlebars.runtime.js" },
     { code: jsonSchemaScript(), filename: "json-schema.js" },
+    { code: limitsScript, filename: "folio-limits.js" },
     { code: harnessSource, filename: "folio-harness.js" },
   ],
   // Warm-up: compiles the paths every step takes, kept compiled in the snapshot.

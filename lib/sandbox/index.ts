@@ -44,7 +44,7 @@ export type SandboxJob = {
 };
 export type SandboxResult = { outputs: Record<string, string>; data: unknown; console: SandboxConsoleEntry[] };
 
-/** The spec's limits of a step (Limits > Scripts and helpers); host.mjs holds the same numbers. */
+/** The spec's limits of a step (Limits > Scripts and helpers): the one table, passed to host.mjs and its harness. */
 export const sandboxLimits = {
   cpuMs: 2000,
   /** A step's running time, waiting for the CPU on a busy machine included. */
@@ -203,7 +203,8 @@ function sandboxLaunch(): Launch {
     "--allow-fs-read=/etc/alpine-release",
     "--disable-warning=SecurityWarning",
   ];
-  return containedLaunch([files.node, ...node, files.host, files.handlebars, files.jsonSchema], { user, env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } });
+  // The limits go down as one table (host.mjs reads them; its harness gets them in the snapshot).
+  return containedLaunch([files.node, ...node, files.host, files.handlebars, files.jsonSchema, JSON.stringify(sandboxLimits)], { user, env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" } });
 }
 
 // why on globalThis: Next.js may load this module more than once in a process (route bundles);

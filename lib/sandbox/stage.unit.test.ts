@@ -10,6 +10,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findSystemUser } from "../private-files";
 import { openToOthers, sandboxFiles } from "./stage";
+import { setprivArgs } from "../processes/launch";
+import { sandboxLimits } from ".";
 
 const host = path.join(import.meta.dirname, "host.mjs");
 
@@ -37,10 +39,10 @@ describe("the sandbox's staged program", () => {
     expect(fs.existsSync(path.join(path.dirname(files.host), "..", "..", "node_modules", "isolated-vm", "src"))).toBe(false);
 
     const root = process.getuid?.() === 0;
-    const user = root ? findSystemUser(process.env.CHROMIUM_USER ?? "folio-render") : undefined;
-    const drop = user ? [`--reuid=${user.uid}`, `--regid=${user.gid}`, "--clear-groups", "--inh-caps=-all", "--no-new-privs"] : ["--no-new-privs"];
+    const user = root ? findSystemUser(process.env.RENDER_USER ?? process.env.CHROMIUM_USER ?? "folio-render") : undefined;
+    const drop = setprivArgs(user);
     const args = ["--no-node-snapshot", "--permission", "--allow-addons", ...files.readable.map((d) => `--allow-fs-read=${d}`), "--allow-fs-read=/etc/alpine-release"];
-    const child = spawn("/usr/bin/setpriv", [...drop, "--", files.node, ...args, files.host, files.handlebars, files.jsonSchema], {
+    const child = spawn("/usr/bin/setpriv", [...drop, "--", files.node, ...args, files.host, files.handlebars, files.jsonSchema, JSON.stringify(sandboxLimits)], {
       env: { PATH: "/usr/bin:/bin" } as unknown as NodeJS.ProcessEnv,
       cwd: "/",
       stdio: ["ignore", "ignore", "pipe", "ipc"],
