@@ -32,7 +32,15 @@ function importGraph(): Map<string, Set<string>> {
   const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile).config, ts.sys, root);
   const isSource = (rel: string) => TOP.test(rel) && !/\.test\.tsx?$/.test(rel) && !rel.startsWith("lib/testing/");
   const graph = new Map<string, Set<string>>();
-  for (const file of parsed.fileNames) {
+  // The plain JavaScript too (issue 33): the sandbox's host and harness and the helpers' entry are
+  // .mjs and .js files that tsconfig does not list.
+  const plain = ["lib", "worker", "packages"].flatMap((top) =>
+    fs
+      .readdirSync(path.join(root, top), { recursive: true, encoding: "utf8" })
+      .filter((f) => /\.(mjs|js)$/.test(f) && !/(^|\/)(node_modules|dist)\//.test(f))
+      .map((f) => path.join(root, top, f)),
+  );
+  for (const file of [...parsed.fileNames, ...plain]) {
     const rel = path.relative(root, file);
     if (!isSource(rel)) continue;
     const imports = new Set<string>();
@@ -115,6 +123,12 @@ describe("the import graph of lib/, app/, worker/ and components/", () => {
   it("reads the tree (a check that read nothing would pass)", () => {
     expect(graph.size).toBeGreaterThan(300);
     expect(graph.get("lib/server/web.ts")).toContain("lib/http/create-render.ts");
+  });
+
+  it("reads the plain JavaScript files too: the sandbox's host and harness, the helpers' entry", () => {
+    expect(graph.has("lib/sandbox/harness.js")).toBe(true);
+    expect([...packagesOf.get("lib/sandbox/host.mjs")!]).toContain("isolated-vm");
+    expect(graph.get("lib/helper-process/entry.mjs")).toContain("lib/helper-process/jobs.ts");
   });
 
   it("has no circle of files", () => {

@@ -1,12 +1,16 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readFont } from "@/lib/testing/images";
 import { alive } from "@/lib/testing/server";
+import { findSystemUser } from "../private-files";
 import { HelperJobError, HelperLimitError, HelperPool } from "./pool";
 
 // Real helper processes (no server): each limit ends the helper that ran the job, only that job
 // fails, and the pool answers the next job on a fresh helper.
 
-const pool = new HelperPool({ name: "test", warmHelpers: 1, maxHelpers: 2, memoryMb: 96, timeoutMs: 1500 });
+const testJobs = path.resolve("lib/testing/helper-jobs.ts");
+const pool = new HelperPool({ name: "test", warmHelpers: 1, maxHelpers: 2, memoryMb: 96, timeoutMs: 1500, testJobs });
 afterAll(() => pool.close());
 
 
@@ -40,7 +44,7 @@ describe("HelperPool", () => {
   it("ends a job past its heap limit with its helper (this process goes on) and starts another", { timeout: 60_000 }, async () => {
     // why a pool of its own with a long time limit: filling 96 MiB takes longer than 1.5 s on a
     // loaded machine, and the time limit must not end the job before the memory limit does.
-    const roomy = new HelperPool({ name: "test-memory", warmHelpers: 1, maxHelpers: 1, memoryMb: 96, timeoutMs: 45_000 });
+    const roomy = new HelperPool({ name: "test-memory", warmHelpers: 1, maxHelpers: 1, memoryMb: 96, timeoutMs: 45_000, testJobs });
     try {
       await roomy.warm();
       const before = roomy.pids[0]!;
@@ -72,6 +76,18 @@ describe("HelperPool", () => {
       expect(names).not.toContain("DATABASE_URL");
       expect(names).not.toContain("SECRET_KEY");
       expect(names).toContain("PATH");
+      // Issue 33: contained as the sandbox is (lib/processes/launch.ts): no capability, no_new_privs,
+      // and, when this process is root, the render user in a network namespace of its own.
+      for (const pid of pool.pids) {
+        const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+        expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+        expect(status).toMatch(/^CapEff:\s+0+$/m);
+        if (process.getuid!() === 0) {
+          const uid = findSystemUser(process.env.RENDER_USER ?? process.env.CHROMIUM_USER ?? "folio-render")!.uid;
+          expect(status).toMatch(new RegExp(`^Uid:\\s+${uid}\\s`, "m"));
+          expect(fs.readlinkSync(`/proc/${pid}/ns/net`)).not.toBe(fs.readlinkSync("/proc/self/ns/net"));
+        }
+      }
     } finally {
       delete process.env.FOLIO_POOL_TEST_SECRET;
     }

@@ -30,6 +30,8 @@ export type PoolOptions = {
   memoryMb: number;
   /** A job's time limit once it runs (its wait for a helper not counted). */
   timeoutMs: number;
+  /** A module of more jobs, loaded beside jobs.ts (tests: lib/testing/helper-jobs.ts). */
+  testJobs?: string;
 };
 
 /**
@@ -81,7 +83,7 @@ function helperUser(entry: string) {
 function helperLaunch(opts: PoolOptions): Launch {
   const entry = entryPath();
   const env = helperEnv();
-  return containedLaunch([process.execPath, `--max-old-space-size=${opts.memoryMb}`, entry], { user: helperUser(entry), env, cwd: path.dirname(entry) });
+  return containedLaunch([process.execPath, `--max-old-space-size=${opts.memoryMb}`, entry, ...(opts.testJobs ? [opts.testJobs] : [])], { user: helperUser(entry), env, cwd: path.dirname(entry) });
 }
 
 /**
