@@ -10,6 +10,7 @@ import { hasBody, MiB, readJsonBody } from "./body";
 import { addressBucket, clientAddress } from "./client-address";
 import { countRequest } from "./rate-limit";
 import { beginRequest, errorAnswer, logRequest } from "./steps";
+import { runAsTenant } from "../processes/tenant";
 
 /**
  * The largest body /v1/mcp reads: that of POST /v1/renders (11 MiB), since the render tool takes
@@ -49,10 +50,13 @@ export async function serveMcp(req: Request): Promise<Response> {
     const p = await authenticateKey(secret);
     const ctx: Ctx = { workspaceId: p.workspaceId, actor: { type: "apiKey", keyId: p.keyId, scopes: p.scopes }, requestId: x.requestId };
     const parsedBody = req.method === "POST" && hasBody(req) ? await readJsonBody(req, MCP_BODY_LIMIT) : undefined;
-    response = await handler().fetch(req, {
-      authInfo: { token: p.keyId, clientId: p.keyId, scopes: [...p.scopes], extra: { ctx } },
-      ...(parsedBody === undefined ? {} : { parsedBody }),
-    });
+    // Contained jobs of the tools (sandbox steps, data checks) take the workspace's fair turns.
+    response = await runAsTenant(ctx.workspaceId, () =>
+      handler().fetch(req, {
+        authInfo: { token: p.keyId, clientId: p.keyId, scopes: [...p.scopes], extra: { ctx } },
+        ...(parsedBody === undefined ? {} : { parsedBody }),
+      }),
+    );
   } catch (err) {
     response = errorAnswer(x, err);
   }

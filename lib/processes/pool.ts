@@ -256,7 +256,8 @@ export class ProcessPool {
     const cap = this.opts.fairness?.running ?? Infinity;
     for (let i = 0; i < this.order.length; i++) {
       const tenant = this.order[i]!;
-      if (tenant !== NO_TENANT && (this.runningBy.get(tenant) ?? 0) >= cap) continue;
+      // Work with no workspace named is one lane too, under the same bound.
+      if ((this.runningBy.get(tenant) ?? 0) >= cap) continue;
       const lane = this.lanes.get(tenant)!;
       const p = lane.shift()!;
       this.waitingCount--;
