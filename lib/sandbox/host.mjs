@@ -36,8 +36,12 @@ const MAX_CONSOLE = LIMITS.consoleCalls;
 const MAX_CONSOLE_CHARS = LIMITS.consoleChars;
 /** The harness's copy of the table: defined first in the snapshot, read and removed by the harness. */
 const limitsScript = `Object.defineProperty(globalThis, "__folioLimits", { value: Object.freeze(${JSON.stringify(LIMITS)}), configurable: true });`;
-/** Isolates kept for the next job (a process runs one job at a time: lib/processes/pool.ts). */
-const IDLE_ISOLATES = 1;
+/**
+ * Isolates kept for the next jobs. why two though a process runs one job at a time
+ * (lib/processes/pool.ts): the job after one ended at a limit (its isolate thrown away) finds the
+ * second ready instead of making one (measured 5 to 10 ms with one, 2 to 6 with two).
+ */
+const IDLE_ISOLATES = 2;
 /** An isolate whose heap stays above this after a step is replaced rather than reused. */
 const REUSE_HEAP_BYTES = 24 * 1024 * 1024;
 /** Contexts made ahead of jobs in each idle isolate (an invoice with scripts, a header and a footer takes 4). */
