@@ -691,13 +691,14 @@ async function defineSpecs(isolate, job, step, spec, context, fresh) {
 }
 
 /** A data schema applied to data (a job with `schema`): one step, "dataSchema", under the same limits. */
-async function runSchemaCheck(isolate, job, out) {
+/** `check`: the schema, its draft and the data it applies to (a check alone, or before a render's steps). */
+async function runSchemaCheck(isolate, job, out, check = job) {
   const step = new Step(job, "dataSchema");
-  if (bytes(job.schema) + bytes(job.data) > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", "dataSchema", `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of schema and data`);
+  if (bytes(check.schema) + bytes(check.data) > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", "dataSchema", `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of schema and data`);
   const context = await takeContext(isolate);
   job.contexts.push(context);
   try {
-    const r = harnessResult(await step.call((timeout) => context.evalClosure("return __folio.validate($0, $1, $2)", [job.schema, job.data, String(job.draft)], { ...copy, timeout })), step, out);
+    const r = harnessResult(await step.call((timeout) => context.evalClosure("return __folio.validate($0, $1, $2)", [check.schema, check.data, String(check.draft)], { ...copy, timeout })), step, out);
     if (typeof r.unusable === "string") return { unusable: r.unusable.slice(0, 2000) };
     if (!Array.isArray(r.details)) throw new Fault("BAD_REQUEST", "dataSchema", "the schema check gave no result");
     const details = r.details.slice(0, 100).map((d) => (typeof d?.path === "string" && d.path ? { path: d.path.slice(0, 2000), message: String(d?.message ?? "").slice(0, 2000) } : { message: String(d?.message ?? "").slice(0, 2000) }));
@@ -719,6 +720,13 @@ async function runJob(job) {
     if (job.compileOnly) {
       await checkJob(isolate, job);
       return { ...out, data: undefined };
+    }
+    // A render's data schema travels with its steps (one crossing, not two): applied first, and
+    // the steps run only on data it admits; the caller answers the violations.
+    if (job.check) {
+      const check = await runSchemaCheck(isolate, job, out, job.check);
+      if ("unusable" in check || check.details.length) return { ...out, data: undefined, check };
+      job.progress(job.scripts?.length ? "scripts" : (job.steps[0]?.name ?? "template"));
     }
     // The pool charges a process's death to the step it heard of last, the job's first step
     // unless told otherwise: each later step says so as it starts (one message fewer per job).

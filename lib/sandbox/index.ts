@@ -41,8 +41,14 @@ export type SandboxJob = {
    * run's do.
    */
   compileOnly?: boolean;
+  /**
+   * A data schema applied before the steps, in the same job (one crossing): `data` is what it
+   * applies to (the caller's data, which the steps may see reshaped). With violations, or a schema
+   * that cannot be applied, no step runs and the result's `check` says why.
+   */
+  check?: { schema: Record<string, unknown>; draft: string; data: unknown };
 };
-export type SandboxResult = { outputs: Record<string, string>; data: unknown; console: SandboxConsoleEntry[] };
+export type SandboxResult = { outputs: Record<string, string>; data: unknown; console: SandboxConsoleEntry[]; check?: SchemaCheck };
 
 /** The spec's limits of a step (Limits > Scripts and helpers): the one table, passed to host.mjs and its harness. */
 export const sandboxLimits = {
@@ -77,16 +83,26 @@ export async function runSandbox(job: SandboxJob, signal?: AbortSignal): Promise
       throw limitExceeded(`${s.name}: ${message}`, { details: [{ path: s.name, message }] });
     }
   }
-  const sent = { helpers: job.helpers, partials: job.partials, scripts: job.scripts, steps: job.steps.map((s) => ({ name: s.name, source: s.source })), data, restricted: !!job.restricted, compileOnly: !!job.compileOnly };
-  const steps = job.steps.length + (job.scripts?.length ? 1 : 0);
+  let check: { schema: string; draft: string; data?: string } | undefined;
+  if (job.check) {
+    if (dataDepth(job.check.data, sandboxLimits.dataDepth) > sandboxLimits.dataDepth) throw new AppError("BAD_REQUEST", `data: nested more than ${sandboxLimits.dataDepth} levels deep`, { details: [{ path: "data", message: `nested more than ${sandboxLimits.dataDepth} levels deep` }] });
+    // The same data as the steps' is sent once, as the steps' (the check reads it from there).
+    check = { schema: JSON.stringify(job.check.schema), draft: job.check.draft, data: job.check.data === job.data ? data : job.check.data === undefined ? undefined : JSON.stringify(job.check.data) };
+    if (Buffer.byteLength(check.schema) + Buffer.byteLength(check.data ?? "") > sandboxLimits.inBytes) {
+      const message = `more than ${sandboxLimits.inBytes.toLocaleString("en-US")} bytes of schema and data`;
+      throw limitExceeded(`dataSchema: ${message}`, { details: [{ path: "dataSchema", message }] });
+    }
+  }
+  const sent = { helpers: job.helpers, partials: job.partials, scripts: job.scripts, steps: job.steps.map((s) => ({ name: s.name, source: s.source })), data, restricted: !!job.restricted, compileOnly: !!job.compileOnly, ...(check ? { check } : {}) };
+  const steps = job.steps.length + (job.scripts?.length ? 1 : 0) + (check ? 1 : 0);
   let reply: Value;
   try {
-    reply = await runInPool(sent, steps, job.scripts?.length ? "scripts" : (job.steps[0]?.name ?? "template"), signal);
+    reply = await runInPool(sent, steps, check ? "dataSchema" : job.scripts?.length ? "scripts" : (job.steps[0]?.name ?? "template"), signal);
   } catch (e) {
     throw isFailure(e) ? toAppError(e) : e;
   }
   // Without scripts the process sends no data back: the steps saw the caller's.
-  return { outputs: reply.outputs, data: reply.data === undefined ? job.data : JSON.parse(reply.data), console: reply.console };
+  return { outputs: reply.outputs, data: reply.data === undefined ? job.data : JSON.parse(reply.data), console: reply.console, ...(reply.check ? { check: reply.check } : {}) };
 }
 
 /** A data schema applied to data in the sandbox: the first 100 violations and whether there were more, or why it cannot be applied. */

@@ -326,6 +326,27 @@ describe("escapes, each refused and leaving the next run unaffected", () => {
 });
 
 describe("data schemas applied in the sandbox", () => {
+  it("travel with a render's steps (one job): the steps run only on data the schema admits", async () => {
+    const schema = { type: "object", required: ["name"], properties: { name: { type: "string" } } };
+    const job = (data: Record<string, unknown>): SandboxJob => ({
+      ...template("Hi {{name}} {{extra}}", { scripts: [{ name: "s", source: "function beforeRender(d) { console.log('script ran'); d.extra = '!'; }" }] }),
+      data: { ...data, added: 1 },
+      check: { schema, draft: "2020-12", data },
+    });
+    const refused = await runSandbox(job({ name: 5 }));
+    expect(refused.check).toEqual({ details: [{ path: "name", message: expect.stringContaining("string") }], more: false });
+    // No step ran: no output, nothing logged.
+    expect(refused.outputs).toEqual({});
+    expect(refused.console).toEqual([]);
+    const admitted = await runSandbox(job({ name: "Ann" }));
+    expect(admitted.check).toBeUndefined();
+    expect(admitted.outputs.template).toBe("Hi Ann !");
+    expect(admitted.console).toEqual([{ step: "scripts", level: "log", message: "script ran" }]);
+    // A schema that backtracks without end is the check's limit, named so.
+    const slow = await rejected(runSandbox({ ...template("x"), check: { schema: { type: "string", pattern: "^(a+)+$" }, draft: "2020-12", data: `${"a".repeat(40)}b` } }));
+    expect(slow.message).toBe("dataSchema: used more than 2 s of CPU");
+  });
+
   it("answer the same violations as the interpreter in the console, capped at 100 with `more`, and name a schema that cannot be applied", async () => {
     const schema = {
       $id: "https://example.com/invoice",

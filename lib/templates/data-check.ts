@@ -7,7 +7,7 @@
  * (docs/architecture.md, The template sandbox).
  */
 import type { ErrorDetail } from "../errors";
-import { checkSchemaInSandbox } from "../sandbox";
+import { checkSchemaInSandbox, type SandboxJob, type SchemaCheck } from "../sandbox";
 import { dataMismatch, draftOf, schemaUnusable } from "./data-schema";
 
 /**
@@ -31,4 +31,20 @@ export async function dataViolations(schema: Record<string, unknown> | undefined
   const r = await checkSchemaInSandbox(schema, draftOf(schema) ?? "2020-12", data);
   if ("unusable" in r) throw schemaUnusable(r.unusable);
   return { violations: r.details, more: r.more };
+}
+
+/**
+ * The check of `data` against a template's data schema as a part of the render's own sandbox job
+ * (SandboxJob.check: one crossing, not two); undefined without a schema. refuseViolations then
+ * answers what it found, as checkTemplateData would.
+ */
+export function schemaCheckOf(schema: Record<string, unknown> | undefined, data: unknown): SandboxJob["check"] {
+  return schema ? { schema, draft: draftOf(schema) ?? "2020-12", data } : undefined;
+}
+
+/** Throws for a check that found violations (400 listing them) or could not be applied. */
+export function refuseViolations(check: SchemaCheck | undefined): void {
+  if (!check) return;
+  if ("unusable" in check) throw schemaUnusable(check.unusable);
+  if (check.details.length) throw dataMismatch(check.details, check.more);
 }

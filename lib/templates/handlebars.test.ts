@@ -181,6 +181,25 @@ describe("Handlebars templates", () => {
     expect(JSON.parse(syntax.text).error.code).toBe("BAD_REQUEST");
   });
 
+  it("apply their data schema in the render's own sandbox job: bad data answers 400 with every path and runs no script", async () => {
+    const w = await createTestWorkspace();
+    const t = await createHandlebars(w, "With a schema", {
+      templateHtml: "<p>{{number}} {{marked}}</p>",
+      scripts: [{ name: "mark", source: "function beforeRender(d) { console.log('script ran'); d.marked = 'yes'; }" }],
+      dataSchema: { type: "object", required: ["number"], properties: { number: { type: "string", pattern: "^INV-" }, lines: { type: "array", items: { required: ["amount"] } } } },
+    });
+    const bad = await preview(w, t.id as string, { format: "html", data: { number: "X-1", lines: [{}] } });
+    expect(bad.status, bad.text).toBe(400);
+    const body = JSON.parse(bad.text) as { error: { code: string; details: { path: string }[] } };
+    expect(body.error.code).toBe("BAD_REQUEST");
+    expect(body.error.details.map((d) => d.path).sort()).toEqual(["lines.0", "number"]);
+    expect(bad.headers.get("x-folio-console")).toBeNull();
+    const good = await preview(w, t.id as string, { format: "html", data: { number: "INV-1" } });
+    expect(good.status, good.text).toBe(200);
+    expect(good.text).toContain("<p>INV-1 yes</p>");
+    expect(consoleOf(good.headers)).toEqual([{ step: "scripts", level: "log", message: "script ran" }]);
+  });
+
   it("answer what their code logged before it failed, as successful previews do (x-folio-console); renders do not", async () => {
     const w = await createTestWorkspace();
     const failing: Json = {

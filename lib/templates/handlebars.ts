@@ -16,7 +16,7 @@ import * as repo from "./repository";
 import { checkFileLimits, heldResources, IMAGE_KINDS, noResources, type TemplateResources } from "./resources";
 import { parsedOnce } from "./parsed-once";
 import { contentImages, templateData } from "./content-extras";
-import { checkTemplateData } from "./data-check";
+import { refuseViolations, schemaCheckOf } from "./data-check";
 
 type Data = Record<string, unknown>;
 
@@ -155,8 +155,9 @@ export async function prepareHandlebars(
   options: { resources?: TemplateResources; title?: string } = {},
 ): Promise<PreparedHandlebars> {
   const resources = options.resources ?? noResources;
-  await checkTemplateData(content.dataSchema, data);
-  const result = await runSandbox({ ...sandboxFiles(content), data: templateData(content, data, lang, assetAddress) });
+  // The data schema is applied in the same sandbox job, before the steps (one crossing).
+  const result = await runSandbox({ ...sandboxFiles(content), data: templateData(content, data, lang, assetAddress), check: schemaCheckOf(content.dataSchema, data) });
+  refuseViolations(result.check);
   const html = result.outputs.template ?? "";
   const settings = content.settings;
   const doc: CallerDocument = { html: withStylesheets(html, resources.stylesheets), settings: { ...settings, locale: lang } };
