@@ -22,6 +22,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import type { FromProcess, JobMessage } from "./protocol";
 
 /** Why a job did not end: a limit, or its process stopped (or never started). */
 export class HelperLimitError extends Error {
@@ -114,7 +115,7 @@ type Proc = {
   born: number;
 };
 
-type Reply = { ready: true } | { id: string; step: string } | { id: string; ok: true; value: unknown } | { id: string; ok: false; error: { name: string; message: string } };
+type Reply = FromProcess;
 
 /**
  * An idle process beyond the warm ones ends after this long without a job. why minutes: a process
@@ -410,7 +411,8 @@ export class ProcessPool {
       if (watch) clearInterval(watch);
       p.signal?.removeEventListener("abort", onAbort);
     };
-    h.child.send({ id: p.id, job: p.job, args: p.args }, (err) => {
+    const message: JobMessage = { id: p.id, job: p.job, args: p.args };
+    h.child.send(message, (err) => {
       if (err) this.fail(h, new HelperLimitError("exited", `its process could not be reached: ${err.message}`));
     });
   }

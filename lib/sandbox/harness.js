@@ -1,3 +1,4 @@
+// @ts-check
 // The code of Folio's own that runs INSIDE each sandbox context (V8 isolate, lib/sandbox/host.mjs),
 // next to Handlebars' runtime: it is part of the isolate snapshot, so every fresh context starts
 // with it. Templates arrive precompiled; the compiler is added only to the compiler context, where
@@ -74,6 +75,11 @@
     }
   }
 
+  /**
+   * @typedef {{ step: string, level: string, message: string }} ConsoleLine
+   * @typedef {{ done: boolean, value: unknown, error: Fault | undefined }} PendingPromise
+   * @type {{ step: string, console: ConsoleLine[], calls: number, data: any, pending: PendingPromise | undefined, tap: ((step: string, level: string, message: string) => void) | undefined }}
+   */
   const state = { step: "", console: [], calls: 0, data: undefined, pending: undefined, tap: undefined };
 
   function text(v) {
@@ -109,7 +115,7 @@
       }
     };
   }
-  g.console = { log: logger("log"), info: logger("info"), warn: logger("warn"), error: logger("error"), debug: logger("debug") };
+  /** @type {any} */ (g).console = { log: logger("log"), info: logger("info"), warn: logger("warn"), error: logger("error"), debug: logger("debug") };
 
   /** The first line of a caller's file in a stack ("helpers.js:3:9", "script totals:2:1"). */
   function where(e) {
@@ -164,9 +170,10 @@
   /** Counts the syntax nodes of a parsed template and refuses past the limits. */
   function measure(ast, file, budget, restricted) {
     const NESTING = { BlockStatement: 1, PartialBlockStatement: 1, DecoratorBlock: 1, SubExpression: 1 };
+    /** @type {[any, number][]} */
     const stack = [[ast, 0]];
     while (stack.length) {
-      const [node, depth] = stack.pop();
+      const [node, depth] = /** @type {[any, number]} */ (stack.pop());
       if (++budget.nodes > MAX_NODES) throw new Fault("LIMIT_EXCEEDED", file, `more than ${MAX_NODES.toLocaleString("en-US")} syntax nodes in this step`);
       if (restricted) {
         const line = node.loc ? node.loc.start.line : "?";
@@ -193,7 +200,7 @@
     try {
       ast = hb.parse(source);
     } catch (e) {
-      throw new Fault("BAD_REQUEST", file, toStr(e && e.message));
+      throw new Fault("BAD_REQUEST", file, toStr(e && /** @type {Error} */ (e).message));
     }
     measure(ast, file, budget, restricted);
     return ast;
@@ -226,7 +233,7 @@
     hb.unregisterDecorator("inline");
     const builtinEach = hb.helpers.each;
     let iterations = 0;
-    hb.registerHelper("each", function (context, options) {
+    hb.registerHelper("each", /** @this {unknown} */ function (context, options) {
       let produced = 0;
       const fn = (item, runtime) => {
         if (++iterations > RESTRICTED_MAX_ITERATIONS) throw new Fault("LIMIT_EXCEEDED", state.step, `more than ${RESTRICTED_MAX_ITERATIONS.toLocaleString("en-US")} each iterations`);
@@ -268,7 +275,8 @@
     hb.registerPartial(name, function (context, options) {
       try {
         return compiled(context, options);
-      } catch (e) {
+      } catch (caught) {
+        const e = /** @type {any} */ (caught);
         if (e instanceof Fault || e instanceof RangeError) throw e;
         if (e instanceof HB.Exception && !e.__folioNamed) {
           e.__folioNamed = true;
@@ -350,6 +358,7 @@
       const data = state.data;
       const out = fn(data);
       if (out && typeof out.then === "function") {
+        /** @type {PendingPromise} */
         const p = { done: false, value: undefined, error: undefined };
         state.pending = p;
         out.then(
@@ -443,7 +452,7 @@
     } catch (e) {
       if (e instanceof Fault) return fail(e);
       // why: saves refuse schemas that fail on trial data; data that reaches a loop the trials missed lands here.
-      return { unusable: e instanceof RangeError ? "its references loop without reading the data" : toStr(e && e.message).split("\n")[0] };
+      return { unusable: e instanceof RangeError ? "its references loop without reading the data" : toStr(e && /** @type {Error} */ (e).message).split("\n")[0] };
     }
     const branches = [];
     for (const e of errors) if (BRANCHES.has(e.keyword)) branches.push(`${e.keywordLocation}/`);

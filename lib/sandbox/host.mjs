@@ -1,3 +1,4 @@
+// @ts-check
 // The sandbox process (lib/sandbox/index.ts starts it): plain JavaScript run by Node with the
 // permission model on, as the unprivileged render user when the server is root, with an
 // environment that holds none of Folio's settings. It keeps V8 isolates (isolated-vm) warm and
@@ -11,16 +12,26 @@ import { fileURLToPath } from "node:url";
 import ivm from "isolated-vm";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const handlebarsPath = process.argv[2];
+/** @typedef {import("../processes/protocol").FromProcess} FromProcess */
+/** @typedef {import("../processes/protocol").JobMessage} JobMessage */
+/** @typedef {import("../processes/protocol").SandboxJobMessage} SandboxJobMessage */
+
+/** The process's `n`th argument (lib/sandbox/index.ts gives them all). */
+function argument(n) {
+  const value = process.argv[n];
+  if (value === undefined) throw new Error(`the sandbox's argument ${n - 1} was not given`);
+  return value;
+}
+const handlebarsPath = argument(2);
 /** Handlebars without its compiler, beside the full build: what a step's context runs templates with. */
 const runtimePath = path.join(path.dirname(handlebarsPath), "handlebars.runtime.min.js");
-const jsonSchemaDir = process.argv[3];
+const jsonSchemaDir = argument(3);
 
 /**
  * The spec's limits of a step, as lib/sandbox/index.ts's `sandboxLimits` holds them: the one table,
  * passed down as this process's fourth argument (and to the isolates' harness, see limitsScript).
  */
-const LIMITS = JSON.parse(process.argv[4] ?? "null");
+const LIMITS = JSON.parse(argument(4));
 if (!LIMITS || typeof LIMITS.cpuMs !== "number") throw new Error("the sandbox's limits were not given (fourth argument)");
 const CPU_MS = LIMITS.cpuMs;
 /** How often a running step's CPU time is read: a step may overrun its CPU_MS by about this much. */
@@ -54,6 +65,7 @@ const ISOLATE_SCRIPT_MAX = 256 * 1024;
 /** isolated-vm refuses to compile more code than an eighth of the isolate's memory limit; the same bound here. */
 const MAX_CODE_CHARS = (MEMORY_MB * 1024 * 1024) / 8;
 /** Arguments and results copied across the isolate boundary. */
+/** @type {{ arguments: { copy: true }, result: { copy: true } }} */
 const copy = { arguments: { copy: true }, result: { copy: true } };
 
 /**
@@ -171,7 +183,8 @@ const compilerCache = (() => {
   try {
     const warm = isolate.createContextSync().evalClosureSync(`${WARM_STEPS} return ${WARM_RENDER};`, [], { ...copy, timeout: CPU_MS });
     if (warm?.html !== WARM_HTML) throw new Error(`the sandbox's warm-up rendered ${JSON.stringify(warm)}`);
-    return isolate.compileScriptSync(handlebarsSource, { filename: "handlebars.js", produceCachedData: true }).cachedData;
+    const made = /** @type {import("isolated-vm").Script & { cachedData?: import("isolated-vm").ExternalCopy<ArrayBuffer> }} */ (isolate.compileScriptSync(handlebarsSource, { filename: "handlebars.js", produceCachedData: true }));
+    return made.cachedData;
   } finally {
     isolate.dispose();
   }
@@ -449,7 +462,8 @@ class Step {
     }, CPU_CHECK_MS);
     try {
       return await fn(Math.max(1, Math.ceil(wallLeft)));
-    } catch (e) {
+    } catch (caught) {
+      const e = /** @type {any} */ (caught);
       const message = String(e?.message ?? e);
       if (this.job.cancelled) throw new Fault("CANCELLED", this.name, "cancelled");
       if (this.overCpu) throw this.cpuFault();
@@ -485,7 +499,8 @@ async function compileFile(isolate, step, source, filename) {
     // trip through a thread of its own; a large file is parsed there, not holding up other jobs.
     if (source.length <= SYNC_DATA_BYTES) return isolate.compileScriptSync(source, { filename });
     return await isolate.compileScript(source, { filename });
-  } catch (e) {
+  } catch (caught) {
+    const e = /** @type {any} */ (caught);
     if (e?.name === "SyntaxError") {
       const m = /\[[^\]]*:(\d+):\d+\]\s*$/.exec(String(e.message));
       throw new Fault("BAD_REQUEST", filename, `${String(e.message).replace(/\s*\[[^\]]*\]\s*$/, "")}${m ? ` (line ${m[1]})` : ""}`);
@@ -628,6 +643,7 @@ async function runScripts(isolate, job, out, next) {
  * files: the limit of syntax nodes is the step's, counted over them all.
  */
 async function stepSpecs(isolate, job, step, spec) {
+  /** @type {{ file: string, source: string, name?: string }[]} */
   const files = [{ file: spec.name, source: spec.source }];
   if (!job.restricted) for (const [name, source] of Object.entries(job.partials ?? {})) files.push({ file: `partial ${name}`, source: String(source), name });
   let nodes = 0;
@@ -757,19 +773,24 @@ async function runJob(job) {
 // The pool's protocol (lib/processes/pool.ts): one job at a time, `{id, job: "run", args: [job]}`;
 // `{id, step}` as each of several steps starts (a process that dies is charged to that step), then
 // `{id, ok, value}`. The id is the pool's, unguessable, and answered only for its own job.
-process.on("message", async (m) => {
+/** @param {FromProcess} message @param {() => void} [sent] */
+function send(message, sent) {
+  process.send?.(message, undefined, undefined, sent);
+}
+
+process.on("message", async (/** @type {JobMessage} */ m) => {
   const { id } = m ?? {};
   if (typeof id !== "string") return;
-  const job = m.args?.[0];
-  if (m.job !== "run" || typeof job !== "object" || job === null) return void process.send({ id, ok: false, error: { name: "Error", message: "not a sandbox job" } });
-  job.progress = (step) => process.send({ id, step }, () => {});
+  const job = /** @type {any} */ (m.args?.[0]);
+  if (m.job !== "run" || typeof job !== "object" || job === null) return void send({ id, ok: false, error: { name: "Error", message: "not a sandbox job" } });
+  job.progress = (/** @type {string} */ step) => send({ id, step }, () => {});
   lastActivity = performance.now();
   running.set(id, job);
   try {
     const value = await runJob(job);
-    process.send({ id, ok: true, value });
+    send({ id, ok: true, value });
   } catch (e) {
-    process.send({ id, ok: true, value: { error: { code: "INTERNAL", file: "", message: String(e?.message ?? e).slice(0, 500) } } });
+    send({ id, ok: true, value: { error: { code: "INTERNAL", file: "", message: String(/** @type {any} */ (e)?.message ?? e).slice(0, 500) } } });
   } finally {
     running.delete(id);
     lastActivity = performance.now();
@@ -777,4 +798,4 @@ process.on("message", async (m) => {
 });
 process.on("disconnect", () => process.exit(0));
 refill();
-process.send({ ready: true });
+send({ ready: true });
