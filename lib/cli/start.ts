@@ -48,9 +48,10 @@ async function main() {
         failures = Date.now() - startedAt > 60_000 ? 1 : failures + 1;
         const delay = Math.min(30_000, 500 * 2 ** (failures - 1));
         console.error(`${name} exited (${signal ?? code}); starting it again in ${delay / 1000} s`);
+        // why not unref'd: while both are down, this timer is what keeps the start process up.
         setTimeout(() => {
           if (!stopping) launch();
-        }, delay).unref();
+        }, delay);
       });
     };
     launch();
@@ -79,7 +80,12 @@ async function main() {
 
   startChild("web server", "lib/server/web.ts", "web");
   startChild("worker", "worker/index.ts", "worker");
-  await waitForReady(`http://127.0.0.1:${cfg.PORT}/readyz`);
+  try {
+    await waitForReady(`http://127.0.0.1:${cfg.PORT}/readyz`);
+  } catch (err) {
+    console.error(`Folio failed to start: ${(err as Error).message}`);
+    await stop(1);
+  }
 
   const lines = [
     "",

@@ -6,7 +6,6 @@
 import { register } from "tsx/esm/api";
 
 /** @typedef {import("../processes/protocol").FromProcess} FromProcess */
-/** @typedef {import("../processes/protocol").JobMessage} JobMessage */
 
 register();
 const { jobs: own } = await import("./jobs.ts");
@@ -19,7 +18,10 @@ function send(message) {
   process.send?.(message);
 }
 
-process.on("message", async (/** @type {JobMessage} */ { id, job, args }) => {
+process.on("message", async (/** @type {import("../processes/protocol").ToProcess} */ m) => {
+  // A helper cannot stop a job midway: a cancel is left to the pool, which ends the helper.
+  if ("cancel" in m) return;
+  const { id, job, args } = m;
   try {
     if (!Object.hasOwn(jobs, job)) throw new Error(`no helper job named ${String(job)}`);
     const value = await jobs[job]?.(...args);

@@ -10,6 +10,7 @@
  * - no network when this process may make a namespace (root): `unshare --net` leaves it a loopback
  *   that is down. Its IPC channel is a socket pair it inherits, which a namespace does not touch.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "../config";
@@ -71,8 +72,12 @@ export function setprivArgs(user: SystemUser | undefined): string[] {
 }
 
 /** Whether processes started here get a network namespace of their own (no network at all). */
+let isolating: boolean | undefined;
 export function canIsolateNetwork(): boolean {
-  return process.getuid?.() === 0 && fs.existsSync(UNSHARE);
+  // why tried once rather than assumed from root: root without CAP_SYS_ADMIN (Docker's defaults,
+  // systemd's RestrictNamespaces=) may not make a namespace, and every contained start would fail.
+  if (isolating === undefined) isolating = process.getuid?.() === 0 && fs.existsSync(UNSHARE) && spawnSync(UNSHARE, ["--net", "--", "/bin/true"], { stdio: "ignore", timeout: 5000 }).status === 0;
+  return isolating;
 }
 
 /**

@@ -22,7 +22,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import type { FromProcess, JobMessage } from "./protocol";
+import type { CancelMessage, FromProcess, JobMessage } from "./protocol";
 
 /** Why a job did not end: a limit, or its process stopped (or never started). */
 export class HelperLimitError extends Error {
@@ -58,6 +58,14 @@ export class PoolBusyError extends Error {
     this.name = "PoolBusyError";
   }
 }
+
+/**
+ * The pool's errors recognised by name, not by class: a module loaded twice in one process (Next.js
+ * route bundles) makes two classes, and the pool, kept on globalThis, throws one copy's.
+ */
+export const isHelperLimitError = (e: unknown): e is HelperLimitError => e instanceof Error && e.name === "HelperLimitError";
+export const isHelperJobError = (e: unknown): e is HelperJobError => e instanceof Error && e.name === "HelperJobError";
+export const isPoolBusyError = (e: unknown): e is PoolBusyError => e instanceof Error && e.name === "PoolBusyError";
 
 /** A command line to start, as lib/processes/launch.ts builds it. */
 export type Launch = { command: string; args: string[]; env: Record<string, string>; cwd?: string };
@@ -133,6 +141,13 @@ const PAGE = 4096;
 const MEMORY_WORDS = /heap out of memory|Reached heap limit|out of memory|invalid (array|table|string) (length|size)|Fatal JavaScript invalid size/i;
 
 const NO_TENANT = "";
+/** A process that has not said it is ready after this long is stuck at start. */
+const BOOT_MS = 30_000;
+/** How long a process has to end an aborted job before it is killed. */
+const CANCEL_GRACE_MS = 1000;
+
+/** A process that may take a job: started or starting, idle, not killed. */
+const usable = (x: Proc) => !x.busy && !x.dead && !x.killedFor;
 
 export class ProcessPool {
   private procs: Proc[] = [];
@@ -199,6 +214,17 @@ export class ProcessPool {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const procs = this.procs;
     this.procs = [];
+    const stopped = new HelperLimitError("exited", `the ${this.opts.name} was stopped`);
+    for (const q of this.takeWaiting()) q.reject(stopped);
+    for (const h of procs) {
+      const p = h.busy;
+      h.clear?.();
+      h.busy = undefined;
+      if (p) {
+        this.ended(p);
+        p.reject(stopped);
+      }
+    }
     await Promise.all(procs.map((p) => this.end(p)));
   }
 
@@ -207,8 +233,9 @@ export class ProcessPool {
     const fair = this.opts.fairness;
     if (tenant !== NO_TENANT) {
       const recent = this.recentCrashes(tenant);
-      if (recent.length >= CRASHES_TO_BACK_OFF) {
-        const seconds = Math.max(1, Math.ceil((recent.at(-1)! + BACKOFF_MS - Date.now()) / 1000));
+      const until = (recent.at(-1) ?? 0) + BACKOFF_MS;
+      if (recent.length >= CRASHES_TO_BACK_OFF && Date.now() < until) {
+        const seconds = Math.max(1, Math.ceil((until - Date.now()) / 1000));
         return new PoolBusyError(`Jobs of this workspace stopped ${recent.length} ${this.opts.name} processes in the last minute; it is backed off for ${seconds} s`, seconds);
       }
     }
@@ -274,13 +301,22 @@ export class ProcessPool {
   private dispatch() {
     for (;;) {
       if (!this.waitingCount) break;
-      let proc = this.procs.find((x) => !x.busy && !x.dead && x.started);
+      let proc = this.procs.find((x) => usable(x) && x.started);
       if (!proc) {
         // A process still booting takes the job when it is ready (its start counts for nothing).
-        proc = this.procs.find((x) => !x.busy && !x.dead);
+        proc = this.procs.find(usable);
         if (!proc) {
           if (this.procs.length >= this.opts.max || this.restartTimer) break;
-          proc = this.spawn();
+          try {
+            proc = this.spawn();
+          } catch (e) {
+            // Not even started (spawn set a backoff): with no process left to take them, what waits fails now.
+            if (!this.procs.some((x) => !x.dead && !x.killedFor)) {
+              const why = new HelperLimitError("start", `its process did not start: ${(e as Error).message}`);
+              for (const q of this.takeWaiting()) q.reject(why);
+            }
+            break;
+          }
         }
       }
       const p = this.next();
@@ -294,26 +330,47 @@ export class ProcessPool {
   private keepSpare() {
     if (this.closed || this.restartTimer) return;
     const spare = this.opts.spare ?? 0;
-    let idle = this.procs.filter((x) => !x.busy && !x.dead).length;
+    let idle = this.procs.filter(usable).length;
     while ((idle < spare || this.procs.length < this.opts.warm) && this.procs.length < this.opts.max) {
-      this.spawn();
+      try {
+        this.spawn();
+      } catch {
+        return; // a later try, after the backoff (spawn set it)
+      }
       idle++;
     }
   }
 
+  /**
+   * Starts one process. Throws when it cannot even be started (its launch or spawn failed: no
+   * render user, no memory for a fork); the pool then waits a backoff before it tries again.
+   */
   private spawn(): Proc {
-    const launch = this.opts.launch();
-    const child = spawn(launch.command, launch.args, {
-      env: launch.env as unknown as NodeJS.ProcessEnv,
-      cwd: launch.cwd ?? "/",
-      stdio: ["ignore", "ignore", "pipe", "ipc"],
-      serialization: "advanced", // byte arrays cross as bytes, not JSON
-    });
+    let child: ChildProcess;
+    try {
+      const launch = this.opts.launch();
+      child = spawn(launch.command, launch.args, {
+        env: launch.env as unknown as NodeJS.ProcessEnv,
+        cwd: launch.cwd ?? "/",
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+        serialization: "advanced", // byte arrays cross as bytes, not JSON
+      });
+      if (!child.stderr) throw new Error("no standard error pipe (out of file descriptors?)");
+    } catch (e) {
+      this.backOffStarts();
+      throw e;
+    }
     const h: Proc = { child, dead: false, started: false, stderr: "", ready: Promise.resolve(), jobs: 0, born: Date.now() };
-    child.stderr!.on("data", (b: Buffer) => (h.stderr = (h.stderr + b.toString()).slice(-4096)));
+    child.stderr.on("data", (b: Buffer) => (h.stderr = (h.stderr + b.toString()).slice(-4096)));
+    // A process that says nothing within BOOT_MS is stuck: it is ended, as one that failed to start.
+    const boot = setTimeout(() => {
+      if (!h.started && !h.dead) child.kill("SIGKILL");
+    }, BOOT_MS);
+    boot.unref();
     h.ready = new Promise<void>((resolve, reject) => {
-      child.once("message", (m: Reply) => {
-        h.started = "ready" in m;
+      child.once("message", (m: unknown) => {
+        clearTimeout(boot);
+        h.started = typeof m === "object" && m !== null && "ready" in m;
         if (h.started) {
           this.startFailures = 0;
           resolve();
@@ -322,8 +379,12 @@ export class ProcessPool {
       child.once("exit", () => reject(new Error("the process exited")));
     });
     h.ready.catch(() => {});
-    child.on("message", (m: Reply) => {
-      if (!("id" in m)) return;
+    child.on("message", (raw: unknown) => {
+      // Whatever a process sends is checked: it may be one an escape took over.
+      if (typeof raw !== "object" || raw === null || !("id" in raw)) return;
+      const m = raw as Reply & { id: unknown };
+      // A process this pool killed answers nothing more (its job already failed or fails with its end).
+      if (h.killedFor || h.dead) return;
       const p = h.busy;
       // why the id: a reply answers the job it names, and only while that job runs in this process.
       if (!p || m.id !== p.id) return;
@@ -331,6 +392,7 @@ export class ProcessPool {
         if (typeof m.step === "string") p.step = m.step.slice(0, 300);
         return;
       }
+      if (!("ok" in m)) return;
       h.clear?.();
       h.busy = undefined;
       this.ended(p);
@@ -391,8 +453,21 @@ export class ProcessPool {
 
   private send(h: Proc, p: Pending) {
     h.jobs++;
+    // What an earlier job's end wrote there must not speak for this job's.
+    h.stderr = "";
     const timer = setTimeout(() => this.kill(h, "time"), p.timeoutMs);
-    const onAbort = () => this.fail(h, p.signal!.reason);
+    // An aborted job is answered at once; its process is asked to stop the job (a sandbox host
+    // disposes the isolate) and killed only if it has not answered within CANCEL_GRACE_MS: a
+    // client that disconnects at will must not cost a process start each time.
+    const onAbort = () => {
+      p.reject(p.signal!.reason);
+      const cancel: CancelMessage = { id: p.id, cancel: true };
+      h.child.send(cancel, () => {});
+      const grace = setTimeout(() => {
+        if (h.busy === p) this.fail(h, p.signal!.reason);
+      }, CANCEL_GRACE_MS);
+      grace.unref();
+    };
     p.signal?.addEventListener("abort", onAbort, { once: true });
     let watch: NodeJS.Timeout | undefined;
     const growth = this.opts.rssGrowthMb;
@@ -455,22 +530,12 @@ export class ProcessPool {
     if (p) this.ended(p);
     void this.end(h);
     if (!h.started) {
-      // A process that could not start: the next may not either. What waits fails now, and the
-      // pool tries again after a backoff that doubles up to 30 s.
+      // A process that could not start: the next may not either. Its job fails, and what waits fails
+      // too unless a started process is left to take it; the pool tries again after a backoff.
       const why = new HelperLimitError("start", `its process did not start: ${h.stderr.trim().split("\n").at(-1) || (err as Error).message}`);
-      const waiting = [...this.lanes.values()].flat();
-      this.lanes.clear();
-      this.order = [];
-      this.waitingCount = 0;
-      for (const q of [...(p ? [p] : []), ...waiting]) q.reject(why);
-      this.startFailures++;
-      if (!this.closed && !this.restartTimer) {
-        this.restartTimer = setTimeout(() => {
-          this.restartTimer = undefined;
-          this.dispatch();
-        }, Math.min(30_000, 250 * 2 ** Math.min(this.startFailures, 7)));
-        this.restartTimer.unref();
-      }
+      p?.reject(why);
+      if (!this.procs.some((x) => x.started && !x.dead && !x.killedFor)) for (const q of this.takeWaiting()) q.reject(why);
+      this.backOffStarts();
       return;
     }
     if (p) {
@@ -488,6 +553,26 @@ export class ProcessPool {
       }
     }
     this.dispatch();
+  }
+
+  /** Every waiting job, taken out of the lanes. */
+  private takeWaiting(): Pending[] {
+    const waiting = [...this.lanes.values()].flat();
+    this.lanes.clear();
+    this.order = [];
+    this.waitingCount = 0;
+    return waiting;
+  }
+
+  /** Waits before the next start, doubling from 0.5 s to 30 s while starts keep failing. */
+  private backOffStarts() {
+    this.startFailures++;
+    if (this.closed || this.restartTimer) return;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.dispatch();
+    }, Math.min(30_000, 250 * 2 ** Math.min(this.startFailures, 7)));
+    this.restartTimer.unref();
   }
 
   private async end(h: Proc) {

@@ -29,7 +29,12 @@ process.on("message", (m) => {
     case "exit": return process.exit(3);
     case "grow": { const keep = []; for (let i = 0; i < 400; i++) keep.push(Buffer.alloc(1 << 20, 1)); globalThis.keep = keep; return setTimeout(() => process.send({ id: m.id, ok: true, value: keep.length }), 2000); }
     case "throw": return process.send({ id: m.id, ok: false, error: { name: "RangeError", message: arg } });
+    // Messages that are no object, then the real answer.
+    case "odd": process.send(1); process.send("x"); process.send(null); return process.send({ id: m.id, ok: true, value: "after odd" });
   }
+});
+process.on("message", (m) => {
+  if (m.cancel) process.send({ id: m.id, ok: false, error: { name: "Error", message: "cancelled" } });
 });
 process.on("disconnect", () => process.exit(0));
 process.send({ ready: true });
@@ -107,6 +112,39 @@ describe("ProcessPool", () => {
     await Promise.all(all);
     // a1 was running when b's jobs came: from then on the two take turns.
     expect(order).toEqual(["a1", "a2", "b1", "a3", "b2", "a4"]);
+  });
+
+  it("ignores messages that are no object, from a process an escape may have taken over", async () => {
+    const p = pool();
+    expect(await p.run("odd", [])).toBe("after odd");
+  });
+
+  it("answers an aborted job at once and lets its process end the job, without a new process", async () => {
+    const p = pool({ warm: 1, max: 1 });
+    await p.warm();
+    const [pid] = p.pids;
+    const controller = new AbortController();
+    const running = p.run("wait", [5000], { signal: controller.signal }).catch((x: unknown) => x);
+    await new Promise((r) => setTimeout(r, 100));
+    controller.abort("went away");
+    expect(await running).toBe("went away");
+    // The program answers a cancel at once: the same process takes the next job.
+    expect((await p.run<Echo>("echo", [1])).pid).toBe(pid);
+  });
+
+  it("fails a job at once when its process cannot even be launched, and starts later when it can", { timeout: 30_000 }, async () => {
+    let broken = true;
+    const p = pool({
+      warm: 0,
+      max: 1,
+      launch: () => {
+        if (broken) throw new Error("The render user folio-render does not exist");
+        return { command: process.execPath, args: [program], env: { PATH: "/usr/bin:/bin" } };
+      },
+    });
+    expect(await p.run("echo", [1]).catch((x: unknown) => x)).toMatchObject({ limit: "start", message: "its process did not start: The render user folio-render does not exist" });
+    broken = false;
+    await expect.poll(async () => (await p.run<Echo>("echo", [2]).catch(() => undefined))?.arg, { timeout: 20_000 }).toBe(2);
   });
 
   it("fails what waits when processes cannot start, and starts again after a backoff", { timeout: 30_000 }, async () => {

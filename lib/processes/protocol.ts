@@ -8,6 +8,10 @@
 export type ReadyMessage = { ready: true };
 /** The pool gives a process one job: its name in the process's table and its arguments. `id` is unguessable. */
 export type JobMessage = { id: string; job: string; args: unknown[] };
+/** The pool asks a process to stop the job `id` (its caller went away); it still answers it. */
+export type CancelMessage = { id: string; cancel: true };
+/** Whatever the pool sends. */
+export type ToProcess = JobMessage | CancelMessage;
 /** A process says which step of the job runs now (its death is charged to it). */
 export type StepMessage = { id: string; step: string };
 /** A job's end: its value, or the error it threw. */

@@ -5,7 +5,11 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
-const tenancy = new AsyncLocalStorage<string>();
+// why on globalThis: Next.js may load this module more than once in a process (route bundles); the
+// route that sets the workspace and the sandbox that reads it must share one store.
+const KEY = Symbol.for("folio.tenancy");
+const g = globalThis as unknown as Record<symbol, AsyncLocalStorage<string> | undefined>;
+const tenancy = (g[KEY] ??= new AsyncLocalStorage<string>());
 
 /** Runs `fn` on behalf of `workspaceId`: contained jobs it starts take that workspace's turns. */
 export function runAsTenant<T>(workspaceId: string, fn: () => T): T {

@@ -662,7 +662,10 @@ async function runStep(isolate, job, spec, out, given) {
   const step = given?.step ?? new Step(job, spec.name);
   const partialBytes = job.restricted ? 0 : Object.values(job.partials ?? {}).reduce((n, s) => n + bytes(s), 0);
   const inBytes = bytes(out.data) + bytes(spec.source) + partialBytes + (job.restricted ? 0 : bytes(job.helpers));
-  if (inBytes > MAX_IN_BYTES) throw new Fault("LIMIT_EXCEEDED", spec.name, `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of source and data`);
+  if (inBytes > MAX_IN_BYTES) {
+    given?.context.release(); // the scripts' context, handed to this step
+    throw new Fault("LIMIT_EXCEEDED", spec.name, `more than ${MAX_IN_BYTES.toLocaleString("en-US")} bytes of source and data`);
+  }
   const context = given?.context ?? (await takeContext(isolate));
   job.contexts.push(context);
   try {
@@ -724,6 +727,7 @@ async function runSchemaCheck(isolate, job, out, check = job) {
   }
 }
 
+/** The job running in this process, by its id (at most one: the pool gives one job at a time). */
 const running = new Map();
 
 async function runJob(job) {
@@ -732,6 +736,8 @@ async function runJob(job) {
   const isolate = await takeIsolate();
   job.isolate = isolate;
   try {
+    // Cancelled while it waited for its isolate.
+    if (job.cancelled) return { error: { code: "CANCELLED", file: "", message: "cancelled", console: [] } };
     if (job.schema !== undefined) return { ...out, data: undefined, check: await runSchemaCheck(isolate, job, out) };
     if (job.compileOnly) {
       await checkJob(isolate, job);
@@ -778,9 +784,19 @@ function send(message, sent) {
   process.send?.(message, undefined, undefined, sent);
 }
 
-process.on("message", async (/** @type {JobMessage} */ m) => {
+process.on("message", async (/** @type {import("../processes/protocol").ToProcess} */ m) => {
   const { id } = m ?? {};
   if (typeof id !== "string") return;
+  if ("cancel" in m) {
+    // The caller went away: the job's isolate is disposed, its step ends CANCELLED, and the job is
+    // still answered (the pool waits for that answer before it gives this process another job).
+    const job = running.get(id);
+    if (job) {
+      job.cancelled = true;
+      if (job.isolate && !job.isolate.isDisposed) job.isolate.dispose();
+    }
+    return;
+  }
   const job = /** @type {any} */ (m.args?.[0]);
   if (m.job !== "run" || typeof job !== "object" || job === null) return void send({ id, ok: false, error: { name: "Error", message: "not a sandbox job" } });
   job.progress = (/** @type {string} */ step) => send({ id, step }, () => {});

@@ -17,7 +17,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { AppError, limitExceeded, rateLimited } from "../errors";
 import { containedLaunch, renderUser } from "../processes/launch";
-import { HelperJobError, HelperLimitError, PoolBusyError, ProcessPool, type Launch } from "../processes/pool";
+import { isHelperJobError, isHelperLimitError, isPoolBusyError, ProcessPool, type Launch } from "../processes/pool";
 import { currentTenant } from "../processes/tenant";
 import { sandboxFiles } from "./stage";
 
@@ -257,8 +257,8 @@ async function runInPool(sent: Record<string, unknown>, steps: number, firstStep
 
 /** A pool's refusal or a process's end, as the failure of the step it ran. */
 function poolFailure(e: unknown, firstStep: string): unknown {
-  if (e instanceof PoolBusyError) return rateLimited(e.message, e.retryAfterSeconds);
-  if (!(e instanceof HelperLimitError)) return e instanceof HelperJobError ? new AppError("INTERNAL", `The sandbox failed: ${e.message}`) : e;
+  if (isPoolBusyError(e)) return rateLimited(e.message, e.retryAfterSeconds);
+  if (!isHelperLimitError(e)) return isHelperJobError(e) ? new AppError("INTERNAL", `The sandbox failed: ${e.message}`) : e;
   const step = e.step ?? firstStep;
   const at = (message: string) => ({ details: [{ path: step, message }] });
   switch (e.limit) {

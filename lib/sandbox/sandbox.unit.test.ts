@@ -60,10 +60,14 @@ describe("the sandbox process", () => {
     expect(await html("ok")).toBe("ok");
     expect(sandboxPids()[0]).not.toBe(first);
     const controller = new AbortController();
+    const pids = sandboxPids();
     const running = runSandbox(template("{{spin}}", { helpers: "function spin() { for (;;); }" }), controller.signal);
     setTimeout(() => controller.abort(new Error("client went away")), 100);
     await expect(running).rejects.toThrow("client went away");
     await stillWorks();
+    // The process disposed the step's isolate and answered: none was killed and started again
+    // (a client that disconnects at will costs no process start).
+    expect(sandboxPids().filter((pid) => pids.includes(pid))).toEqual(pids);
   });
 });
 
