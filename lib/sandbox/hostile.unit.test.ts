@@ -19,6 +19,7 @@ afterAll(() => stopSandbox());
  * attack's job runs; answers the attack's error and whether the bystander ended first.
  */
 async function beside(attack: SandboxJob) {
+  await threeProcesses();
   let attackEnded = false;
   const attacking = runAsTenant("ws-attacker", () => rejected(runSandbox(attack))).finally(() => (attackEnded = true));
   // The attack's job is in a process by the next turn of the event loop or two.
@@ -26,6 +27,18 @@ async function beside(attack: SandboxJob) {
   const bystander = await runAsTenant("ws-bystander", () => runSandbox(template("<p>{{name}}</p>", { data: { name: "Bea" } })));
   const bystanderFirst = !attackEnded;
   return { error: await attacking, bystander: bystander.outputs.template, bystanderFirst };
+}
+
+/** A step ended at its time limits: 2 s of CPU, or 6 s of running time on a machine too busy to give it that. */
+const STEP_TIME = /^template: (used more than 2 s of CPU|ran longer than 6 s)/;
+
+/**
+ * Three sandbox processes started, so that a bystander's run waits for no process to boot (on one
+ * core beside spinning steps, a boot takes seconds): three workspaces' runs of 300 ms at once.
+ */
+async function threeProcesses() {
+  const busyFor = template("{{w}}", { helpers: "function w() { const end = Date.now() + 300; while (Date.now() < end); return 1; }" });
+  await Promise.all(["a", "b", "c"].map((t) => runAsTenant(`ws-warm-${t}`, () => runSandbox(busyFor))));
 }
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
@@ -50,7 +63,8 @@ describe("issue 33's attacks, each beside a bystander", () => {
     expect(bystander).toBe("<p>Bea</p>");
     expect(bystanderFirst).toBe(true);
     expect(error.code).toBe("LIMIT_EXCEEDED");
-    expect(error.message).toBe("template: used more than 2 s of CPU");
+    // Its 2 s of CPU, or on a machine too busy to give them (one core, the suite beside it) its 6 s.
+    expect(error.message).toMatch(STEP_TIME);
   });
 
   it("2b. FinalizationRegistry, WeakRef, WebAssembly, SharedArrayBuffer and Atomics are not there, in helpers.js, scripts or the body", async () => {
@@ -92,6 +106,7 @@ describe("issue 33's attacks, each beside a bystander", () => {
   });
 
   it("4. limit-breaking steps of one workspace leave another's runs to go first", { timeout: 120_000 }, async () => {
+    await threeProcesses();
     const spin = template("{{spin}}", { helpers: "function spin() { for (;;); }" });
     let attacksEnded = 0;
     // Four: twice the workspace's two turns, so that two of them wait (the bench runs eight).
@@ -102,7 +117,7 @@ describe("issue 33's attacks, each beside a bystander", () => {
     }
     // The bystander's five runs ended while the attacker's first two steps still ran.
     expect(attacksEnded).toBe(0);
-    for (const e of await Promise.all(attacks)) expect(e.message).toBe("template: used more than 2 s of CPU");
+    for (const e of await Promise.all(attacks)) expect(e.message).toMatch(STEP_TIME);
   });
 
   it("5. a process that dies under a job is replaced; a workspace whose jobs keep killing processes is backed off with 429", { timeout: 120_000 }, async () => {
