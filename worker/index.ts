@@ -9,7 +9,8 @@ import { drain } from "@/lib/jobs/drain";
 import { flushLogs, log, sanitizeConsole } from "@/lib/log";
 import { BrowserPool } from "@/lib/render-engine/browser";
 import { closeRenderHelpers, warmRenderHelpers } from "@/lib/render-engine/helpers";
-import { becomeNonDumpable, browserUser, containmentWarnings, DUMPABLE_MESSAGE, protectDataDir, requireSeparateUser } from "@/lib/render-engine/containment";
+import { renderUser } from "@/lib/processes/launch";
+import { becomeNonDumpable, containmentWarnings, DUMPABLE_MESSAGE, protectDataDir, requireSeparateUser } from "@/lib/render-engine/containment";
 import { forgetWorker, REPORT_EVERY_MS, reportContainment } from "@/lib/workers";
 import { leaseMs, reapAbandonedRenders, renewLeases, settleUploads, watchCancellations } from "@/lib/renders/processing";
 import { RENDER_QUEUED_CHANNEL, rendering } from "@/lib/renders/processing";
@@ -45,7 +46,7 @@ async function main() {
   const cfg = config();
   surviveUnhandledRejections();
   // RENDERER_REQUIRE_SANDBOX: a worker that cannot give its browser a user of its own stops here.
-  requireSeparateUser(browserUser());
+  requireSeparateUser(renderUser());
   await runMigrations(cfg.DATABASE_URL!);
   protectDataDir();
   const pool = new BrowserPool(cfg.WORKER_CONCURRENCY);

@@ -166,18 +166,18 @@ export class ProcessPool {
   /** Starts the warm processes now, so that the first job does not wait for one to boot. */
   warm(): Promise<void> {
     this.closed = false;
-    while (this.procs.length < this.opts.warm) this.spawn();
+    try {
+      while (this.procs.length < this.opts.warm) this.spawn();
+    } catch (e) {
+      // A launch that cannot start (no render user, say) is the promise's failure, not a throw.
+      return Promise.reject(e);
+    }
     return Promise.all(this.procs.map((p) => p.ready.catch(() => {}))).then(() => {});
   }
 
   /** Process IDs of the processes started (tests). */
   get pids(): number[] {
     return this.procs.filter((p) => !p.dead).map((p) => p.child.pid!).filter(Boolean);
-  }
-
-  /** The process running a job of `tenant` now, if any (tests). */
-  pidsOf(tenant: string): number[] {
-    return this.procs.filter((p) => !p.dead && p.busy?.tenant === tenant).map((p) => p.child.pid!);
   }
 
   /**

@@ -19,18 +19,3 @@ export type ReplyMessage = { id: string; ok: true; value: unknown } | { id: stri
 /** Whatever a process sends. */
 export type FromProcess = ReadyMessage | StepMessage | ReplyMessage;
 
-/** A sandbox job as host.mjs receives it (lib/sandbox/index.ts sends it): strings, checked there. */
-export type SandboxJobMessage = {
-  helpers?: string;
-  partials?: Record<string, string>;
-  scripts?: { name: string; source: string }[];
-  steps: { name: string; source: string }[];
-  data?: string;
-  restricted?: boolean;
-  compileOnly?: boolean;
-  /** A data schema applied before the steps. */
-  check?: { schema: string; draft: string; data?: string };
-  /** A schema check alone (checkSchemaInSandbox). */
-  schema?: string;
-  draft?: string;
-};

@@ -3,7 +3,8 @@ import { config } from "../config";
 import { ASSET_ORIGIN } from "../documents/asset-refs";
 import { log } from "../log";
 import { systemCoverage } from "./glyphs";
-import { browserUser, containedLaunch, containmentWarnings, describeContainment, requireSeparateUser, SANDBOX_OFF_MESSAGE, sandboxRequiredError, type Containment } from "./containment";
+import { containedLaunch, containmentWarnings, describeContainment, requireSeparateUser, SANDBOX_OFF_MESSAGE, sandboxRequiredError, type Containment } from "./containment";
+import { renderUser } from "../processes/launch";
 
 /**
  * What a page may load while it renders besides the document: the render's own assets, answered
@@ -143,7 +144,7 @@ export class BrowserPool {
    */
   private async launch(): Promise<Browser> {
     const required = config().RENDERER_REQUIRE_SANDBOX;
-    const user = browserUser();
+    const user = renderUser();
     requireSeparateUser(user);
     const launch = (sandbox: boolean) =>
       chromium.launch({

@@ -3,8 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { config } from "../config";
-import { setprivArgs } from "../processes/launch";
-import { browserUser } from "./containment";
+import { renderUser, setprivArgs } from "../processes/launch";
 
 /**
  * The one launcher for helper programs that parse callers' bytes (poppler's pdftoppm today, any
@@ -76,7 +75,7 @@ function reclaim(dir: string) {
  * reads child.stdout/stderr and writes child.stdin as with spawn.
  */
 export function spawnContained(program: string, args: string[], limits: ContainedLimits, signal?: AbortSignal): Contained {
-  const user = browserUser();
+  const user = renderUser();
   const dir = fs.mkdtempSync(path.join(helperTmpRoot(), "folio-helper-"));
   if (user) fs.chownSync(dir, user.uid, user.gid); // mode 0700: its own, nobody else's
   // why the cast: Next.js types NODE_ENV as always present; the helper gets none.

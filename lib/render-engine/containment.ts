@@ -4,7 +4,7 @@ import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
 import { config, ConfigError } from "../config";
 import { protectDataDir as protectPrivateDataDir } from "../private-files";
-import { canSwitchUser, renderUser } from "../processes/launch";
+import { canSwitchUser, type SystemUser } from "../processes/launch";
 
 /**
  * How the worker's browser is contained (docs/architecture.md, "Threat model"): it runs callers'
@@ -23,16 +23,9 @@ export type Containment = {
   required: boolean;
 };
 
-type SystemUser = { name: string; uid: number; gid: number };
 
 const LAUNCHER = path.join(__dirname, "run-chromium.sh");
 
-export { canSwitchUser };
-
-/** The unprivileged user the browser runs as (lib/processes/launch.ts: the render user of every contained process). */
-export function browserUser(): SystemUser | undefined {
-  return renderUser();
-}
 
 /**
  * Playwright's launch options for the contained browser. `env` is the launcher's whole environment

@@ -13,8 +13,6 @@ import ivm from "isolated-vm";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** @typedef {import("../processes/protocol").FromProcess} FromProcess */
-/** @typedef {import("../processes/protocol").JobMessage} JobMessage */
-/** @typedef {import("../processes/protocol").SandboxJobMessage} SandboxJobMessage */
 
 /** The process's `n`th argument (lib/sandbox/index.ts gives them all). */
 function argument(n) {

@@ -72,8 +72,7 @@ export const sandboxLimits = {
  * complexity) from lib/errors.ts. The error's details carry the file as `path`.
  */
 export async function runSandbox(job: SandboxJob, signal?: AbortSignal): Promise<SandboxResult> {
-  const depth = dataDepth(job.data, sandboxLimits.dataDepth);
-  if (depth > sandboxLimits.dataDepth) throw new AppError("BAD_REQUEST", `data: nested more than ${sandboxLimits.dataDepth} levels deep`, { details: [{ path: "data", message: `nested more than ${sandboxLimits.dataDepth} levels deep` }] });
+  refuseDeepData(job.data);
   const data = job.data === undefined ? undefined : JSON.stringify(job.data);
   // why here too: the process would refuse it as well, but only after copying megabytes to it.
   const shared = Buffer.byteLength(data ?? "") + (job.restricted ? 0 : Buffer.byteLength(job.helpers ?? "") + Object.values(job.partials ?? {}).reduce((n, s) => n + Buffer.byteLength(s), 0));
@@ -83,16 +82,7 @@ export async function runSandbox(job: SandboxJob, signal?: AbortSignal): Promise
       throw limitExceeded(`${s.name}: ${message}`, { details: [{ path: s.name, message }] });
     }
   }
-  let check: { schema: string; draft: string; data?: string } | undefined;
-  if (job.check) {
-    if (dataDepth(job.check.data, sandboxLimits.dataDepth) > sandboxLimits.dataDepth) throw new AppError("BAD_REQUEST", `data: nested more than ${sandboxLimits.dataDepth} levels deep`, { details: [{ path: "data", message: `nested more than ${sandboxLimits.dataDepth} levels deep` }] });
-    // The same data as the steps' is sent once, as the steps' (the check reads it from there).
-    check = { schema: JSON.stringify(job.check.schema), draft: job.check.draft, data: job.check.data === job.data ? data : job.check.data === undefined ? undefined : JSON.stringify(job.check.data) };
-    if (Buffer.byteLength(check.schema) + Buffer.byteLength(check.data ?? "") > sandboxLimits.inBytes) {
-      const message = `more than ${sandboxLimits.inBytes.toLocaleString("en-US")} bytes of schema and data`;
-      throw limitExceeded(`dataSchema: ${message}`, { details: [{ path: "dataSchema", message }] });
-    }
-  }
+  const check = job.check ? schemaSent(job.check.schema, job.check.draft, job.check.data) : undefined;
   const sent = { helpers: job.helpers, partials: job.partials, scripts: job.scripts, steps: job.steps.map((s) => ({ name: s.name, source: s.source })), data, restricted: !!job.restricted, compileOnly: !!job.compileOnly, ...(check ? { check } : {}) };
   const steps = job.steps.length + (job.scripts?.length ? 1 : 0) + (check ? 1 : 0);
   let reply: Value;
@@ -116,13 +106,7 @@ export type SchemaCheck = { details: { path?: string; message: string }[]; more:
  * of CPU", and the next job runs in a fresh isolate.
  */
 export async function checkSchemaInSandbox(schema: Record<string, unknown>, draft: string, data: unknown, signal?: AbortSignal): Promise<SchemaCheck> {
-  const depth = dataDepth(data, sandboxLimits.dataDepth);
-  if (depth > sandboxLimits.dataDepth) throw new AppError("BAD_REQUEST", `data: nested more than ${sandboxLimits.dataDepth} levels deep`, { details: [{ path: "data", message: `nested more than ${sandboxLimits.dataDepth} levels deep` }] });
-  const sent = { schema: JSON.stringify(schema), draft, data: data === undefined ? undefined : JSON.stringify(data), steps: [] };
-  if (Buffer.byteLength(sent.schema) + Buffer.byteLength(sent.data ?? "") > sandboxLimits.inBytes) {
-    const message = `more than ${sandboxLimits.inBytes.toLocaleString("en-US")} bytes of schema and data`;
-    throw limitExceeded(`dataSchema: ${message}`, { details: [{ path: "dataSchema", message }] });
-  }
+  const sent = { ...schemaSent(schema, draft, data), steps: [] };
   try {
     const reply = await runInPool(sent, 1, "dataSchema", signal);
     if (!reply.check) throw new AppError("INTERNAL", "The sandbox answered a schema check without its result");
@@ -131,6 +115,24 @@ export async function checkSchemaInSandbox(schema: Record<string, unknown>, draf
     // why without console: a schema runs no console calls; the refusal is the schema's, not a template step's.
     throw isFailure(e) ? toAppError({ ...e, console: undefined }) : e;
   }
+}
+
+/** 400 for data nested deeper than the sandbox takes, before anything is sent. */
+function refuseDeepData(data: unknown): void {
+  if (dataDepth(data, sandboxLimits.dataDepth) <= sandboxLimits.dataDepth) return;
+  const message = `nested more than ${sandboxLimits.dataDepth} levels deep`;
+  throw new AppError("BAD_REQUEST", `data: ${message}`, { details: [{ path: "data", message }] });
+}
+
+/** A schema check as the sandbox takes it (alone, or with a render's steps): its limits checked here, before the copy. */
+function schemaSent(schema: Record<string, unknown>, draft: string, data: unknown): { schema: string; draft: string; data?: string } {
+  refuseDeepData(data);
+  const sent = { schema: JSON.stringify(schema), draft, data: data === undefined ? undefined : JSON.stringify(data) };
+  if (Buffer.byteLength(sent.schema) + Buffer.byteLength(sent.data ?? "") > sandboxLimits.inBytes) {
+    const message = `more than ${sandboxLimits.inBytes.toLocaleString("en-US")} bytes of schema and data`;
+    throw limitExceeded(`dataSchema: ${message}`, { details: [{ path: "dataSchema", message }] });
+  }
+  return sent;
 }
 
 /** The nesting depth of arrays and objects in `value`, counted without recursion and stopping past `max`. */
