@@ -32,6 +32,10 @@
   }
   if (HB && typeof HB.compile !== "function") for (const name of ["compile", "precompile", "parse"]) HB[name] = noCompiler;
   const JSONSCHEMA = g.__folioJsonSchema;
+  // The rules that make the interpreter's errors a person's violations (lib/sandbox/violations.js,
+  // which the console imports too), given by host.mjs before this harness; taken and removed.
+  const schemaViolations = g.__folioViolations;
+  delete g.__folioViolations;
   // What a step has no use for and an attacker has (issue 33): code that runs after the step's last
   // call, outside its limits (FinalizationRegistry's callbacks; WeakRef, their companion), gone from
   // the snapshot and so from every context made from it; and memory outside the heap's limit
@@ -408,39 +412,11 @@
     }
   }
 
-  // A data schema applied to data (lib/templates/data-schema.ts holds the same rules for the
-  // console): the violations worth a person's attention, the first MAX_VIOLATIONS of them.
-  const MAX_VIOLATIONS = 100;
-  // Keywords that only say "something below failed"; the failures below are reported instead.
-  const WRAPPERS = new Set(["properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", "$ref", "$dynamicRef", "$recursiveRef", "allOf", "dependentSchemas"]);
-  // Keywords whose subschemas are alternatives: their own error is the one to report, not each branch's.
-  const BRANCHES = new Set(["anyOf", "oneOf", "not", "contains", "if"]);
-
-  function dataPath(instanceLocation) {
-    return toStr(instanceLocation)
-      .replace(/^#\/?/, "")
-      .split("/")
-      .filter((s) => s !== "")
-      .map((s) => {
-        try {
-          return decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~");
-        } catch {
-          return s;
-        }
-      })
-      .join(".");
-  }
-
-  function messageOf(u) {
-    if (u.keyword === "false") return "is not allowed by the template's data schema";
-    return toStr(u.error).replace(/^Instance /, "").replace(/\.$/, "");
-  }
-
   /**
-   * Checks data against a data schema with the interpreter: { details, more } (the first 100
-   * violations by dot-joined path, whether there were more), or { unusable } when the schema
-   * cannot be applied to this data. Runs under the step's CPU and memory limits like any step:
-   * a schema's regular expression that backtracks without end is ended there.
+   * Checks data against a data schema with the interpreter: { details, more } as the console
+   * words them (schemaViolations), or { unusable } when the schema cannot be applied to this
+   * data. Runs under the step's CPU and memory limits like any step: a schema's regular
+   * expression that backtracks without end is ended there.
    */
   function validate(schemaJson, dataJson, draft) {
     state.step = "dataSchema";
@@ -454,27 +430,7 @@
       // why: saves refuse schemas that fail on trial data; data that reaches a loop the trials missed lands here.
       return { unusable: e instanceof RangeError ? "its references loop without reading the data" : toStr(e && /** @type {Error} */ (e).message).split("\n")[0] };
     }
-    const branches = [];
-    for (const e of errors) if (BRANCHES.has(e.keyword)) branches.push(`${e.keywordLocation}/`);
-    const details = [];
-    const seen = new Set();
-    let more = false;
-    for (const e of errors) {
-      if (WRAPPERS.has(e.keyword)) continue;
-      if (branches.some((b) => toStr(e.keywordLocation).startsWith(b))) continue;
-      const path = dataPath(e.instanceLocation);
-      const message = messageOf(e);
-      const key = `${path}\u0000${message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      if (details.length === MAX_VIOLATIONS) {
-        more = true;
-        break;
-      }
-      details.push(path ? { path, message } : { message });
-    }
-    if (errors.length && !details.length) details.push({ message: "does not match the template's data schema" });
-    return { details, more };
+    return schemaViolations(errors);
   }
 
   function consoleNow() {

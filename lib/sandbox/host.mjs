@@ -127,6 +127,23 @@ const jsonSchemaUrl = `class FolioURL {
     toString() { return this.href; }
   }`;
 
+/**
+ * lib/sandbox/violations.js, the rules that turn the interpreter's errors into a person's
+ * violations (the console imports the same file), as a script for the snapshot: its module scope
+ * inside a function, its export made __folioViolations, which the harness takes and removes.
+ */
+function violationsScript() {
+  const source = fs.readFileSync(path.join(here, "violations.js"), "utf8");
+  const exported = /^export \{ schemaViolations \};\s*$/m;
+  // why refuse at start: a script that no longer fits would leave the harness without its rules.
+  if (!exported.test(source)) throw new Error("lib/sandbox/violations.js no longer has its one export, `export { schemaViolations };`");
+  return `(function () {
+  "use strict";
+  ${source.replace(exported, "")}
+  Object.defineProperty(globalThis, "__folioViolations", { value: schemaViolations, configurable: true });
+})();`;
+}
+
 const harnessSource = fs.readFileSync(path.join(here, "harness.js"), "utf8");
 const handlebarsSource = fs.readFileSync(handlebarsPath, "utf8");
 
@@ -164,6 +181,7 @@ const snapshot = ivm.Isolate.createSnapshot(
   [
     { code: fs.readFileSync(runtimePath, "utf8"), filename: "handlebars.runtime.js" },
     { code: jsonSchemaScript(), filename: "json-schema.js" },
+    { code: violationsScript(), filename: "folio-violations.js" },
     { code: limitsScript, filename: "folio-limits.js" },
     { code: harnessSource, filename: "folio-harness.js" },
   ],

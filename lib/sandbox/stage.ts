@@ -1,10 +1,11 @@
 /**
  * Where the sandbox process's program is read from. That process runs as the render user, who must
- * read and run node, host.mjs, harness.js, Handlebars and isolated-vm. Installed as usual they are
- * readable by everyone and used in place. A checkout the render user cannot reach (under a home
- * folder of mode 0700, as /root is, or files made under umask 077) is staged instead: the few files
- * the process needs are copied once per server process into a folder of the temporary directory
- * that only holds them (no secret, nothing of DATA_DIR), readable by everyone, removed at exit.
+ * read and run node, host.mjs, harness.js, violations.js, Handlebars and isolated-vm. Installed as
+ * usual they are readable by everyone and used in place. A checkout the render user cannot reach
+ * (under a home folder of mode 0700, as /root is, or files made under umask 077) is staged
+ * instead: the few files the process needs are copied once per server process into a folder of the
+ * temporary directory that only holds them (no secret, nothing of DATA_DIR), readable by everyone,
+ * removed at exit.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -16,7 +17,7 @@ export { openToOthers };
 export type SandboxFiles = {
   /** The node binary to run. */
   node: string;
-  /** host.mjs (harness.js beside it). */
+  /** host.mjs (harness.js and violations.js beside it). */
   host: string;
   /** Handlebars' browser build (its compiler, for the compiler contexts); its runtime build beside it is loaded into the isolates' snapshot. */
   handlebars: string;
@@ -27,6 +28,9 @@ export type SandboxFiles = {
   /** Whether the files were copied (the checkout was out of the render user's reach). */
   staged: boolean;
 };
+
+/** What host.mjs reads from its own folder into the isolates' snapshot. */
+const SCRIPTS_BESIDE_HOST = ["harness.js", "violations.js"];
 
 /** The isolated-vm files the process loads: its JavaScript, its package file and the prebuilt addon. */
 const IVM_SKIP = /(^|\/)(src|vendor|native-example|scripts|include\.js|inspector-example\.js|Dockerfile\.[a-z]+|[^/]+\.tgz)$/;
@@ -58,7 +62,7 @@ export function sandboxFiles(host: string, user: { uid: number } | undefined, fo
     readable: [path.dirname(host), modules],
     staged: false,
   };
-  if (!force && (!user || [host, path.join(path.dirname(host), "harness.js"), inPlace.handlebars, path.join(path.dirname(inPlace.handlebars), "handlebars.runtime.min.js"), path.join(inPlace.jsonSchema, "validator.js"), path.join(modules, "isolated-vm", "isolated-vm.js")].every((p) => openToOthers(p)) && openToOthers(process.execPath, true))) {
+  if (!force && (!user || [host, ...SCRIPTS_BESIDE_HOST.map((f) => path.join(path.dirname(host), f)), inPlace.handlebars, path.join(path.dirname(inPlace.handlebars), "handlebars.runtime.min.js"), path.join(inPlace.jsonSchema, "validator.js"), path.join(modules, "isolated-vm", "isolated-vm.js")].every((p) => openToOthers(p)) && openToOthers(process.execPath, true))) {
     return inPlace;
   }
   if (staged && fs.existsSync(staged.host)) return staged;
@@ -66,7 +70,7 @@ export function sandboxFiles(host: string, user: { uid: number } | undefined, fo
   process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
   const to = (...parts: string[]) => path.join(dir, ...parts);
   fs.mkdirSync(to("lib", "sandbox"), { recursive: true });
-  for (const f of ["host.mjs", "harness.js"]) fs.copyFileSync(path.join(path.dirname(host), f), to("lib", "sandbox", f));
+  for (const f of ["host.mjs", ...SCRIPTS_BESIDE_HOST]) fs.copyFileSync(path.join(path.dirname(host), f), to("lib", "sandbox", f));
   fs.mkdirSync(to("node_modules", "handlebars", "dist"), { recursive: true });
   // host.mjs finds Handlebars' runtime build beside the full one.
   for (const f of ["handlebars.min.js", "handlebars.runtime.min.js"]) fs.copyFileSync(path.join(path.dirname(inPlace.handlebars), f), to("node_modules", "handlebars", "dist", f));

@@ -9,6 +9,7 @@
 import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
 import { z } from "zod";
 import { AppError, type ErrorDetail } from "../errors";
+import { schemaViolations } from "../sandbox/violations.js";
 import { MAX_DATA_ERRORS } from "./data-errors";
 
 export const DATA_SCHEMA_LIMITS = { bytes: 100_000, depth: 32 } as const;
@@ -166,51 +167,12 @@ export const DataSchema = z
       "A JSON Schema (draft 2020-12 unless $schema names 2019-09, 07 or 04; up to 100,000 bytes; references only inside it) of the data. Renders, previews and the Reports API check the data against it first and answer 400 with every violation's path.",
   });
 
-// Keywords that only say "something below failed"; the failures below are reported instead.
-const WRAPPERS = new Set(["properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "items", "prefixItems", "additionalItems", "unevaluatedItems", "$ref", "$dynamicRef", "$recursiveRef", "allOf", "dependentSchemas"]);
-// Keywords whose subschemas are alternatives: their own error is the one to report, not each branch's.
-const BRANCHES = new Set(["anyOf", "oneOf", "not", "contains", "if"]);
-
-/** "#/customer/a%20b/0" -> "customer.a b.0" (decisions.md: dot-joined, indexes as numbers). */
-function dataPath(instanceLocation: string): string {
-  return instanceLocation
-    .replace(/^#\/?/, "")
-    .split("/")
-    .filter((s) => s !== "")
-    .map((s) => {
-      try {
-        return decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~");
-      } catch {
-        return s;
-      }
-    })
-    .join(".");
-}
-
-function messageOf(u: OutputUnit): string {
-  if (u.keyword === "false") return "is not allowed by the template's data schema";
-  return u.error.replace(/^Instance /, "").replace(/\.$/, "");
-}
-
 /**
- * The violations worth a person's attention: leaves, not the wrappers above them nor failed
- * alternatives' branches. lib/sandbox/harness.js holds the same rules (it runs in the isolate).
+ * The violations worth a person's attention, the first 100 (`more`: there were more): the rules of
+ * lib/sandbox/violations.js, which the sandbox's isolates run too, so both say the same.
  */
-export function violations(errors: OutputUnit[]): ErrorDetail[] {
-  const branches = errors.filter((e) => BRANCHES.has(e.keyword)).map((e) => `${e.keywordLocation}/`);
-  const out: ErrorDetail[] = [];
-  const seen = new Set<string>();
-  for (const e of errors) {
-    if (WRAPPERS.has(e.keyword)) continue;
-    if (branches.some((b) => e.keywordLocation.startsWith(b))) continue;
-    const path = dataPath(e.instanceLocation);
-    const message = messageOf(e);
-    const key = `${path}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(path ? { path, message } : { message });
-  }
-  return out.length ? out : [{ message: "does not match the template's data schema" }];
+export function violations(errors: OutputUnit[]): { details: ErrorDetail[]; more: boolean } {
+  return schemaViolations(errors);
 }
 
 /**
@@ -232,8 +194,7 @@ export const schemaUnusable = (why: string) => new AppError("BAD_REQUEST", `The 
  * Checks data against a template's data schema IN THIS PROCESS; 400 BAD_REQUEST listing every
  * violation with its dot-joined data path (up to MAX_DATA_ERRORS). No schema: nothing to check.
  * why the server never calls it: a schema's regular expression may backtrack for as long as its
- * author likes; the server applies schemas in the sandbox (lib/templates/data-check.ts), whose
- * port of violations() in lib/sandbox/harness.js is tested against this one.
+ * author likes; the server applies schemas in the sandbox (lib/templates/data-check.ts).
  */
 export function checkData(schema: Record<string, unknown> | undefined, data: unknown): void {
   if (!schema) return;
@@ -245,6 +206,6 @@ export function checkData(schema: Record<string, unknown> | undefined, data: unk
     throw schemaUnusable(e instanceof RangeError ? "its references loop without reading the data" : (e as Error).message.split("\n")[0]!);
   }
   if (errors.length === 0) return;
-  const all = violations(errors);
-  throw dataMismatch(all, false);
+  const { details, more } = violations(errors);
+  throw dataMismatch(details, more);
 }
