@@ -11,6 +11,7 @@ test("a member sees the workspace's render limits in use and its usage by day wi
   const member = await createPerson({ role: "member" });
   await signIn(page, member.email, member.password);
   const { secret } = await createKeyAsSystem(systemCtx(member.workspaceId, "e2e"), "usage", ["render:create", "render:read"], null);
+  const { secret: templateKey } = await createKeyAsSystem(systemCtx(member.workspaceId, "e2e"), "templates", ["render:create", "template:read", "template:write"], null);
   const render = await page.request.post("/v1/renders", { data: { document: { html: "<p>usage</p>" }, waitMs: 20_000 }, headers: { "x-api-key": secret } });
   expect(render.status()).toBeLessThan(300);
   // A two-page test render: counted with the others, and shown apart.
@@ -19,6 +20,15 @@ test("a member sees the workspace's render limits in use and its usage by day wi
   expect(testRender.status()).toBeLessThan(300);
   const ended = [await render.json(), await testRender.json()] as { state: string; finishedAt: string }[];
   expect(ended.map((r) => r.state)).toEqual(["succeeded", "succeeded"]);
+  // Two string renders and an HTML preview: no render and no allowance, but shown apart.
+  for (const name of ["Ada", "Grace"]) {
+    const string = await page.request.post("/v1/renders/string", { data: { template: "<p>{{name}}</p>", data: { name } }, headers: { "x-api-key": secret } });
+    expect(string.status()).toBe(200);
+  }
+  const template = await page.request.post("/v1/templates", { data: { name: "Usage", kind: "handlebars", content: { templateHtml: "<p>Hi {{name}}</p>" } }, headers: { "x-api-key": templateKey } });
+  expect(template.status()).toBe(201);
+  const htmlPreview = await page.request.post(`/v1/templates/${(await template.json()).id}/preview`, { data: { data: { name: "Ada" }, format: "html" }, headers: { "x-api-key": templateKey } });
+  expect(htmlPreview.status()).toBe(200);
 
   await page.goto("/usage");
   await expect(page.getByRole("heading", { level: 1, name: "Usage" })).toBeVisible();
@@ -30,6 +40,7 @@ test("a member sees the workspace's render limits in use and its usage by day wi
   // Totals: 2 renders of which 1 test, 3 pages of which 2 are the test render's.
   await expect(page.getByRole("definition").filter({ hasText: "1 test; 2 succeeded, 0 failed, 0 cancelled" })).toBeVisible();
   await expect(page.getByRole("definition").filter({ hasText: "2 of test renders" })).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: "2 string renders, 1 HTML preview; no allowance used" })).toBeVisible();
   const table = page.getByRole("region", { name: "Usage by day" });
   const columns = await table.getByRole("columnheader").allTextContents();
   const cellsOf = async (row: string) => {
@@ -39,7 +50,7 @@ test("a member sees the workspace's render limits in use and its usage by day wi
   // Both renders normally end on one UTC day; around midnight, on two.
   const days = [...new Set(ended.map((r) => r.finishedAt.slice(0, 10)))];
   for (const day of days) await expect(table.getByRole("row").filter({ hasText: day })).toHaveCount(1);
-  expect(await cellsOf("Total")).toMatchObject({ Succeeded: "2", "Test renders": "1", Pages: "3", "Test pages": "2" });
+  expect(await cellsOf("Total")).toMatchObject({ Succeeded: "2", "Test renders": "1", Pages: "3", "Test pages": "2", "String renders": "2", "HTML previews": "1" });
   if (days.length === 1) expect(await cellsOf(days[0]!)).toMatchObject({ Succeeded: "2", "Test renders": "1", Pages: "3", "Test pages": "2" });
   await checkA11y(page);
   await screenshots(page, "usage");

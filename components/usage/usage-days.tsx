@@ -1,12 +1,14 @@
 // UsageDays: a range's totals (test renders and their pages apart), a chart of renders and one of
 // pages per day (test parts in amber stripes), then the days' numbers as a table, which is what assistive
-// technology reads (the charts are hidden from it). Test renders are included in every other count.
+// technology reads (the charts are hidden from it). Test renders are included in every other count;
+// string renders and HTML previews create no render, so they stand apart and in no other count.
 import { formatBytes } from "@/components/format";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import type { Usage } from "@/lib/usage";
 import { UsageChart, type ChartValue } from "./usage-chart";
 
 const n = (v: number) => v.toLocaleString("en-GB");
+const count = (v: number, one: string) => `${n(v)} ${one}${v === 1 ? "" : "s"}`;
 
 function Total({ label, value, detail }: { label: string; value: string; detail: string }) {
   return (
@@ -25,7 +27,7 @@ export function UsageDays({ usage }: { usage: Usage }) {
   const pagesByDay = new Map<string, ChartValue>(usage.days.map((d) => [d.date, { total: d.pages, test: d.testPages }]));
   return (
     <div className="space-y-4">
-      <dl className="grid gap-3 sm:grid-cols-3">
+      <dl className="grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         <Total
           label="Renders"
           value={n(renders(t))}
@@ -33,6 +35,11 @@ export function UsageDays({ usage }: { usage: Usage }) {
         />
         <Total label="Pages" value={n(t.pages)} detail={`${n(t.testPages)} of test renders`} />
         <Total label="Output" value={formatBytes(t.outputBytes)} detail="Files of succeeded renders" />
+        <Total
+          label="Without a render"
+          value={n(t.stringRenders + t.htmlPreviews)}
+          detail={`${count(t.stringRenders, "string render")}, ${count(t.htmlPreviews, "HTML preview")}; no allowance used`}
+        />
       </dl>
       <div className="grid gap-3 lg:grid-cols-2">
         <UsageChart title="Renders per day" from={usage.from} to={usage.to} values={rendersByDay} tone="blue" unit="renders" />
@@ -49,6 +56,8 @@ export function UsageDays({ usage }: { usage: Usage }) {
             <TH className="text-right">Pages</TH>
             <TH className="text-right">Test pages</TH>
             <TH className="text-right">Output</TH>
+            <TH className="text-right">String renders</TH>
+            <TH className="text-right">HTML previews</TH>
           </TRow>
         </THead>
         <TBody>
@@ -62,6 +71,8 @@ export function UsageDays({ usage }: { usage: Usage }) {
               <TCell className="text-right tabular-nums">{n(d.pages)}</TCell>
               <TCell className="text-right tabular-nums">{n(d.testPages)}</TCell>
               <TCell className="text-right whitespace-nowrap tabular-nums">{formatBytes(d.outputBytes)}</TCell>
+              <TCell className="text-right tabular-nums">{n(d.stringRenders)}</TCell>
+              <TCell className="text-right tabular-nums">{n(d.htmlPreviews)}</TCell>
             </TRow>
           ))}
           <TRow className="bg-gray-50 font-medium">
@@ -73,6 +84,8 @@ export function UsageDays({ usage }: { usage: Usage }) {
             <TCell className="text-right tabular-nums">{n(t.pages)}</TCell>
             <TCell className="text-right tabular-nums">{n(t.testPages)}</TCell>
             <TCell className="text-right whitespace-nowrap tabular-nums">{formatBytes(t.outputBytes)}</TCell>
+            <TCell className="text-right tabular-nums">{n(t.stringRenders)}</TCell>
+            <TCell className="text-right tabular-nums">{n(t.htmlPreviews)}</TCell>
           </TRow>
         </TBody>
       </Table>

@@ -1,10 +1,12 @@
 /**
  * String rendering (spec: Endpoints, POST /v1/renders/string; decisions.md): a Handlebars template
  * with data and partials, expanded in the sandbox (lib/sandbox) into HTML. No render record, no
- * usage, no webhook: nothing is stored and nothing is counted.
+ * webhook, nothing against an allowance (spec: What counts); only the usage record's stringRenders.
  */
 import { z } from "zod";
+import type { Ctx } from "../auth/context";
 import { runSandbox } from "../sandbox";
+import { countAnswer } from "../usage";
 import { JsonObject } from "../documents/page-settings";
 
 /** Partials as a Handlebars template's may hold them (issue 25: at most 200, names up to 255 characters). */
@@ -18,15 +20,17 @@ export const StringRenderInput = z.strictObject({
 });
 export type StringRenderInput = z.infer<typeof StringRenderInput>;
 
-/**
- * Expands the template; answers `{html}`. A syntax error answers 400 naming "template" or
- * "partial <name>" and the line; a step over the sandbox's limits LIMIT_EXCEEDED. `signal` (the
- * request's) ends the step when the client goes away.
- */
 /** What POST /v1/renders/string answers. */
 export const StringRenderResult = z.object({ html: z.string() }).meta({ id: "StringRenderResult", description: "The HTML the template string rendered to." });
 
-export async function renderString(input: StringRenderInput, signal?: AbortSignal): Promise<z.infer<typeof StringRenderResult>> {
+/**
+ * Expands the template; answers `{html}`, counted once in the workspace's usage of the day. A syntax
+ * error answers 400 naming "template" or "partial <name>" and the line; a step over the sandbox's
+ * limits LIMIT_EXCEEDED; neither is counted. `signal` (the request's) ends the step when the client
+ * goes away.
+ */
+export async function renderString(ctx: Ctx, input: StringRenderInput, signal?: AbortSignal): Promise<z.infer<typeof StringRenderResult>> {
   const { outputs } = await runSandbox({ steps: [{ name: "template", source: input.template }], partials: input.partials, data: input.data ?? {} }, signal);
+  await countAnswer(ctx, "stringRenders");
   return { html: outputs.template! };
 }

@@ -82,7 +82,8 @@ describe("usage counting", () => {
       else d.rendersCancelled++;
       expected.set(day, d);
     }
-    const want = [...expected].sort(([a], [b]) => a.localeCompare(b)).map(([day, d]) => ({ workspaceId: w.id, day, ...d }));
+    // Renders never count as string renders or HTML previews, which create none.
+    const want = [...expected].sort(([a], [b]) => a.localeCompare(b)).map(([day, d]) => ({ workspaceId: w.id, day, ...d, stringRenders: 0, htmlPreviews: 0 }));
     expect(await usageRows(w.id)).toEqual(want);
 
     // The totals the issue names: 2 succeeded (1 + 3 pages, test render included), 1 failed, 1 cancelled.
@@ -127,6 +128,8 @@ describe("usage counting", () => {
         outputBytes: r.body.result.outputBytes,
         testRenders: 0,
         testPages: 0,
+        stringRenders: 0,
+        htmlPreviews: 0,
       },
     ]);
   });

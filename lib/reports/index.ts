@@ -20,6 +20,7 @@ import { fromDraft, prepareTemplate, versionResources, type PreparedSource } fro
 import type { SandboxConsoleEntry } from "../sandbox";
 import * as repo from "../templates/repository";
 import { ComponentContent } from "../templates/schema";
+import { countAnswer } from "../usage";
 
 
 export const ReportRenderInput = z.strictObject({
@@ -96,14 +97,20 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
   return renderAndWait(ctx, format, prepare, idem);
 }
 
-/** POST /v1/templates/{id}/preview: the current draft, as a file or as HTML. */
+/**
+ * POST /v1/templates/{id}/preview: the current draft, as a file or as HTML. HTML creates no render
+ * (spec: What counts: no allowance); once answered it is counted in the day's htmlPreviews.
+ */
 export async function previewTemplate(ctx: Ctx, templateId: string, input: PreviewInput): Promise<FileAnswer> {
   requireScopes(ctx, input.format, "preview template drafts");
   const format = refuseXlsx(input.format);
   // A failure of the template's code carries what it logged (AppError.console): the route answers it.
   const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale, input.content);
   const logged = prepared.console ? { console: prepared.console } : {};
-  if (format === "html") return { kind: "html", html: prepared.document.html, ...logged };
+  if (format === "html") {
+    await countAnswer(ctx, "htmlPreviews");
+    return { kind: "html", html: prepared.document.html, ...logged };
+  }
   // docs/architecture.md, Editor previews: a signed-in person's preview (the console's) is a test
   // render with its own allowance; a newer one supersedes the person's preview still waiting.
   if (ctx.actor.type === "user") {

@@ -1,6 +1,7 @@
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import { invalidValue, limitExceeded } from "../errors";
+import { log } from "../log";
 import { encodeIdCursor, type Page } from "../paging";
 import { decodeWorkspaceCursor, requirePlatformAdmin } from "../workspaces";
 import * as repo from "./repository";
@@ -29,7 +30,7 @@ export function usageRange(q: UsageQuery, now = new Date()): { from: string; to:
   return { from, to };
 }
 
-const zero = (): UsageCounters => ({ rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0, testRenders: 0, testPages: 0 });
+const zero = (): UsageCounters => ({ rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0, testRenders: 0, testPages: 0, stringRenders: 0, htmlPreviews: 0 });
 
 /** A repository row's counters as numbers (bigint sums arrive as strings). */
 const counters = (r: Record<keyof UsageCounters, number | string>): UsageCounters => ({
@@ -40,7 +41,25 @@ const counters = (r: Record<keyof UsageCounters, number | string>): UsageCounter
   outputBytes: Number(r.outputBytes),
   testRenders: Number(r.testRenders),
   testPages: Number(r.testPages),
+  stringRenders: Number(r.stringRenders),
+  htmlPreviews: Number(r.htmlPreviews),
 });
+
+/**
+ * Counts an answer that expanded a template into HTML but created no render (spec: What counts:
+ * a string render or an HTML preview counts against no allowance) on today's usage row, so the
+ * owner sees that use. Call it once the answer is ready: a refused request is not counted. Never
+ * throws: a count that cannot be written is logged, and the answer goes out as it would have.
+ */
+export async function countAnswer(ctx: Ctx, counter: repo.AnswerCounter): Promise<void> {
+  // why awaited, not left running: one upsert is a round trip like the key lookup every request
+  // already makes, and the caller's next GET /v1/usage then shows it.
+  try {
+    await repo.countAnswer(db(), ctx.workspaceId, counter);
+  } catch (err) {
+    log().warn({ err, workspaceId: ctx.workspaceId, counter, requestId: ctx.requestId }, "could not count usage");
+  }
+}
 
 /** GET /v1/usage (usage:read): the range's totals and its days with usage, oldest first. */
 export async function getUsage(ctx: Ctx, query: UsageQuery): Promise<Usage> {

@@ -10,6 +10,8 @@ const counters = {
   outputBytes: sql<number>`sum(${usageDays.outputBytes})::bigint`,
   testRenders: sql<number>`sum(${usageDays.testRenders})::int`,
   testPages: sql<number>`sum(${usageDays.testPages})::bigint`,
+  stringRenders: sql<number>`sum(${usageDays.stringRenders})::int`,
+  htmlPreviews: sql<number>`sum(${usageDays.htmlPreviews})::int`,
 };
 
 /** The workspace's usage rows of the days from..to (both included), oldest first; days without a row had no usage. */
@@ -24,6 +26,8 @@ export function usageDaysOf(ex: Executor, workspaceId: string, from: string, to:
       outputBytes: usageDays.outputBytes,
       testRenders: usageDays.testRenders,
       testPages: usageDays.testPages,
+      stringRenders: usageDays.stringRenders,
+      htmlPreviews: usageDays.htmlPreviews,
     })
     .from(usageDays)
     .where(and(eq(usageDays.workspaceId, workspaceId), between(usageDays.day, from, to)))
@@ -49,4 +53,18 @@ export function usageOfWorkspaces(ex: Executor, ids: string[], from: string, to:
     .from(usageDays)
     .where(and(inArray(usageDays.workspaceId, ids), between(usageDays.day, from, to)))
     .groupBy(usageDays.workspaceId);
+}
+
+/** The usage counters that count answers rather than renders. */
+export type AnswerCounter = "stringRenders" | "htmlPreviews";
+
+/**
+ * One more `counter` on the workspace's row of today (UTC, by the database's clock, as a render's
+ * end is), created if it is the day's first usage.
+ */
+export function countAnswer(ex: Executor, workspaceId: string, counter: AnswerCounter) {
+  return ex
+    .insert(usageDays)
+    .values({ workspaceId, day: sql`(now() at time zone 'UTC')::date`, [counter]: 1 })
+    .onConflictDoUpdate({ target: [usageDays.workspaceId, usageDays.day], set: { [counter]: sql`${usageDays[counter]} + 1` } });
 }

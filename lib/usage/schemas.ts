@@ -4,7 +4,9 @@ import { PageQuery, pageOf } from "../paging";
 /**
  * decisions.md: Usage and audit. The counters of a day, a range, or a workspace's range. Beyond the
  * shape fixed there: `testRenders` (ended test renders, any state) and `testPages` (pages of
- * succeeded test renders), which are also included in the other counters.
+ * succeeded test renders), which are also included in the other counters; `stringRenders` and
+ * `htmlPreviews` (string renders and HTML previews that answered), which create no render and are
+ * in no other counter.
  */
 const counters = {
   rendersSucceeded: z.number().int(),
@@ -14,6 +16,8 @@ const counters = {
   outputBytes: z.number().int(),
   testRenders: z.number().int(),
   testPages: z.number().int(),
+  stringRenders: z.number().int().meta({ description: "POST /v1/renders/string requests that answered HTML; no render, so in no other counter" }),
+  htmlPreviews: z.number().int().meta({ description: "Template previews answered as HTML; no render, so in no other counter" }),
 };
 export const UsageCounters = z.object(counters).meta({ id: "UsageCounters" });
 export type UsageCounters = z.infer<typeof UsageCounters>;

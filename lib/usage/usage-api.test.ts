@@ -66,7 +66,7 @@ describe("GET /v1/usage", () => {
     expect(res.status).toBe(200);
     expect(res.body.from).toBe(monthStart());
     expect(res.body.to.slice(0, 7)).toBe(today().slice(0, 7));
-    const counters = { rendersSucceeded: 1, rendersFailed: 0, rendersCancelled: 0, pages: 1, outputBytes: created.body.result.outputBytes, testRenders: 0, testPages: 0 };
+    const counters = { rendersSucceeded: 1, rendersFailed: 0, rendersCancelled: 0, pages: 1, outputBytes: created.body.result.outputBytes, testRenders: 0, testPages: 0, stringRenders: 0, htmlPreviews: 0 };
     expect(res.body.days).toEqual([{ date: created.body.finishedAt.slice(0, 10), ...counters }]);
     expect(res.body.totals).toEqual(counters);
   });
@@ -94,6 +94,8 @@ describe("GET /v1/usage", () => {
       outputBytes: normal.body.result.outputBytes + test.body.result.outputBytes,
       testRenders: 2,
       testPages: 3,
+      stringRenders: 0,
+      htmlPreviews: 0,
     });
     expect(res.body.days.map((d: { date: string }) => d.date)).toEqual(days);
     if (days.length === 1) {
@@ -120,16 +122,19 @@ describe("GET /v1/usage", () => {
       { workspaceId: w.id, day: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, pages: 3, outputBytes: 20, testRenders: 1, testPages: 1 },
       { workspaceId: w.id, day: "2025-02-10", rendersCancelled: 4, testRenders: 1 },
       { workspaceId: w.id, day: "2025-02-11", rendersSucceeded: 9 },
+      // A day with string renders and HTML previews only is a day with usage.
+      { workspaceId: w.id, day: "2025-02-05", stringRenders: 3, htmlPreviews: 2 },
     ]);
     const res = await api("/v1/usage?from=2025-02-01&to=2025-02-10", { key: w.key });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       from: "2025-02-01",
       to: "2025-02-10",
-      totals: { rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 4, pages: 3, outputBytes: 20, testRenders: 2, testPages: 1 },
+      totals: { rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 4, pages: 3, outputBytes: 20, testRenders: 2, testPages: 1, stringRenders: 3, htmlPreviews: 2 },
       days: [
-        { date: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 0, pages: 3, outputBytes: 20, testRenders: 1, testPages: 1 },
-        { date: "2025-02-10", rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 4, pages: 0, outputBytes: 0, testRenders: 1, testPages: 0 },
+        { date: "2025-02-01", rendersSucceeded: 2, rendersFailed: 1, rendersCancelled: 0, pages: 3, outputBytes: 20, testRenders: 1, testPages: 1, stringRenders: 0, htmlPreviews: 0 },
+        { date: "2025-02-05", rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0, testRenders: 0, testPages: 0, stringRenders: 3, htmlPreviews: 2 },
+        { date: "2025-02-10", rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 4, pages: 0, outputBytes: 0, testRenders: 1, testPages: 0, stringRenders: 0, htmlPreviews: 0 },
       ],
     });
     // from alone: to its month's last day.
@@ -148,6 +153,68 @@ describe("GET /v1/usage", () => {
   it("needs usage:read", async () => {
     const w = await createTestWorkspace({ scopes: ["render:read"] });
     expectError(await api("/v1/usage", { key: w.key }), 403, "FORBIDDEN");
+  });
+});
+
+describe("string renders and HTML previews in usage", () => {
+  /** A workspace whose every allowance a render could take is used up, with a Handlebars template. */
+  async function exhaustedWorkspace() {
+    const w = await createTestWorkspace();
+    // spec: What counts: "POST /v1/renders/string and preview as HTML | nothing", so no 402 even here.
+    await db().update(workspaces).set({ documentsPerMonth: 0, testRendersPerDay: 0 }).where(eq(workspaces.id, w.id));
+    const t = await api("/v1/templates", { key: w.key, body: { name: "Counted", kind: "handlebars", content: { templateHtml: "<p>Hello {{name}}</p>" } } });
+    expect(t.status, t.text).toBe(201);
+    return { w, templateId: t.body.id as string };
+  }
+
+  it("count one string render and one HTML preview on the day they answer, in totals and days, and in no render counter or allowance", async () => {
+    const { w, templateId } = await exhaustedWorkspace();
+    const before = await api("/v1/render-limits", { key: w.key });
+    const first = today();
+    const string = await api("/v1/renders/string", { key: w.key, body: { template: "<p>{{name}}</p>", data: { name: "Ada" } } });
+    expect(string.status, string.text).toBe(200);
+    expect(string.body).toEqual({ html: "<p>Ada</p>" });
+    const preview = await api(`/v1/templates/${templateId}/preview`, { key: w.key, body: { data: { name: "Ada" }, format: "html" } });
+    expect(preview.status, preview.text.slice(0, 300)).toBe(200);
+    expect(preview.text).toContain("<p>Hello Ada</p>");
+    const last = today();
+
+    // Around midnight UTC the two may answer on two days: ask for a range holding both.
+    const res = await api(`/v1/usage?from=${first}&to=${last}`, { key: w.key });
+    expect(res.status).toBe(200);
+    const none = { rendersSucceeded: 0, rendersFailed: 0, rendersCancelled: 0, pages: 0, outputBytes: 0, testRenders: 0, testPages: 0 };
+    expect(res.body.totals).toEqual({ ...none, stringRenders: 1, htmlPreviews: 1 });
+    if (first === last) expect(res.body.days).toEqual([{ date: first, ...none, stringRenders: 1, htmlPreviews: 1 }]);
+    else expect(res.body.days.map((d: { date: string }) => d.date).every((d: string) => d === first || d === last)).toBe(true);
+
+    const after = await api("/v1/render-limits", { key: w.key });
+    expect(after.body).toMatchObject({ documentsThisMonth: 0, testRendersToday: 0 });
+    expect(after.body).toEqual(before.body);
+    expect((await api("/v1/renders", { key: w.key })).body.items).toEqual([]);
+  });
+
+  it("count the second and later ones on the same row, and a console person's HTML preview too", async () => {
+    const { w, templateId } = await exhaustedWorkspace();
+    const first = today();
+    const strings = await Promise.all([1, 2, 3].map((i) => api("/v1/renders/string", { key: w.key, body: { template: `<i>${i}</i>` } })));
+    expect(strings.map((r) => r.status)).toEqual([200, 200, 200]);
+    const person = await w.signIn("content_editor");
+    const preview = await api(`/v1/templates/${templateId}/preview`, { cookie: person.cookie, body: { data: { name: "Grace" }, format: "html" } });
+    expect(preview.status, preview.text.slice(0, 300)).toBe(200);
+    const res = await api(`/v1/usage?from=${first}&to=${today()}`, { key: w.key });
+    expect(res.body.totals).toMatchObject({ stringRenders: 3, htmlPreviews: 1, rendersSucceeded: 0 });
+  });
+
+  it("count nothing for a refused string render or preview", async () => {
+    const { w, templateId } = await exhaustedWorkspace();
+    const first = today();
+    // One refused by the sandbox, after running the template; one refused before.
+    expectError(await api("/v1/renders/string", { key: w.key, body: { template: "{{#if}}{{/if}}" } }), 400, "BAD_REQUEST");
+    expectError(await api("/v1/renders/string", { key: w.key, body: { template: "{{x}}", extra: 1 } }), 400, "BAD_REQUEST");
+    expectError(await api(`/v1/templates/${templateId}/preview`, { key: w.key, body: { format: "html", image: { page: 1 } } }), 400, "BAD_REQUEST");
+    const res = await api(`/v1/usage?from=${first}&to=${today()}`, { key: w.key });
+    expect(res.body.days).toEqual([]);
+    expect(res.body.totals).toMatchObject({ stringRenders: 0, htmlPreviews: 0 });
   });
 });
 

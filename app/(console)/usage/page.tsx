@@ -66,7 +66,8 @@ export default async function UsagePage({ searchParams }: { searchParams: Promis
           <>
             <p className="mb-3 text-sm text-gray-600">
               {usage!.from} to {usage!.to} (UTC, both included). A render counts on the day it ends. Test renders are included in every count and shown
-              again apart (amber stripes in the charts).
+              again apart (amber stripes in the charts). String renders and HTML previews create no render and use no allowance: they are counted
+              apart, on the day they answer.
             </p>
             <UsageDays usage={usage!} />
           </>

@@ -1,6 +1,9 @@
 import { bigint, date, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
 
-/** spec: Usage record: one row per workspace and UTC day a render ended; kept after renders are deleted. */
+/**
+ * spec: Usage record: one row per workspace and UTC day a render ended, or a string render or HTML
+ * preview answered; kept after renders are deleted.
+ */
 export const usageDays = pgTable(
   "usage_days",
   {
@@ -17,6 +20,10 @@ export const usageDays = pgTable(
     testRenders: integer("test_renders").notNull().default(0),
     /** Beyond the spec: pages of succeeded test renders (included in pages). */
     testPages: bigint("test_pages", { mode: "number" }).notNull().default(0),
+    /** Beyond the spec: POST /v1/renders/string requests that answered HTML (no render; in no other counter). */
+    stringRenders: integer("string_renders").notNull().default(0),
+    /** Beyond the spec: template previews answered as HTML (no render; in no other counter). */
+    htmlPreviews: integer("html_previews").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.day] })],
 );

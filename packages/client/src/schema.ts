@@ -496,7 +496,7 @@ export interface paths {
         put?: never;
         /**
          * Render a template string to HTML
-         * @description Renders a Handlebars string with data in the sandbox and answers the HTML; nothing is stored. Bodies up to 1,000,000 bytes.
+         * @description Renders a Handlebars string with data in the sandbox and answers the HTML; no render is created and no allowance is used; the usage record counts it in stringRenders. Bodies up to 1,000,000 bytes.
          *
          *     Needs an API key (x-api-key).
          *
@@ -780,7 +780,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a template's draft
-         * @description Renders the current draft with the data given and answers the file (or the HTML) at once; x-render-id and x-page-count name the render. Bodies up to 30 MiB.
+         * @description Renders the current draft with the data given and answers the file (or the HTML) at once; x-render-id and x-page-count name the render. HTML creates no render and uses no allowance; the usage record counts it in htmlPreviews. Bodies up to 30 MiB.
          *
          *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
@@ -2302,6 +2302,10 @@ export interface components {
             outputBytes: number;
             testRenders: number;
             testPages: number;
+            /** @description POST /v1/renders/string requests that answered HTML; no render, so in no other counter */
+            stringRenders: number;
+            /** @description Template previews answered as HTML; no render, so in no other counter */
+            htmlPreviews: number;
         };
         /** @description One page of a list (spec: Endpoints > Paging). */
         PlatformWorkspacePage: {
@@ -2580,6 +2584,10 @@ export interface components {
                 outputBytes: number;
                 testRenders: number;
                 testPages: number;
+                /** @description POST /v1/renders/string requests that answered HTML; no render, so in no other counter */
+                stringRenders: number;
+                /** @description Template previews answered as HTML; no render, so in no other counter */
+                htmlPreviews: number;
             }[];
         };
         UsageCounters: {
@@ -2590,6 +2598,10 @@ export interface components {
             outputBytes: number;
             testRenders: number;
             testPages: number;
+            /** @description POST /v1/renders/string requests that answered HTML; no render, so in no other counter */
+            stringRenders: number;
+            /** @description Template previews answered as HTML; no render, so in no other counter */
+            htmlPreviews: number;
         };
         WebhookEndpointList: {
             items: components["schemas"]["WebhookEndpoint"][];

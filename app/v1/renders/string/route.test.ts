@@ -1,6 +1,7 @@
 /**
  * POST /v1/renders/string (spec: Endpoints; decisions.md): a Handlebars template with data and
- * partials expanded in the sandbox into {html}; nothing stored or counted; body up to 1,000,000 bytes.
+ * partials expanded in the sandbox into {html}; no render stored, counted in usage as a string
+ * render only (lib/usage/usage-api.test.ts); body up to 1,000,000 bytes.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -24,7 +25,7 @@ async function renderRows(w: TestWorkspace) {
 describe("POST /v1/renders/string", () => {
   securityCases({ scope: "render:create", request: (_w, key) => renderString(key, { template: "x" }) });
 
-  it("answers {html} with data and partials, escaping values; no render record, no usage", async () => {
+  it("answers {html} with data and partials, escaping values; no render record, in usage a string render only", async () => {
     const w = await createTestWorkspace();
     const res = await renderString(w.key, {
       template: "<h1>{{title}}</h1>{{#each rows}}{{> row}}{{/each}}{{pageNumber}}",
@@ -36,7 +37,7 @@ describe("POST /v1/renders/string", () => {
     expect(await renderRows(w)).toBe(0);
     const usage = await api("/v1/usage", { key: w.key });
     expect(usage.status).toBe(200);
-    expect(usage.body.days).toEqual([]);
+    expect(usage.body.totals).toMatchObject({ rendersSucceeded: 0, rendersFailed: 0, pages: 0, stringRenders: 1, htmlPreviews: 0 });
   });
 
   it("answers 400 naming the template or the partial and the line of a syntax error", async () => {
