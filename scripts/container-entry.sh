@@ -2,7 +2,7 @@
 # The container's entry (Dockerfile: tini runs exactly this script). Usage:
 #   container-entry.sh [start|web|worker]
 # start (the default) is `docker run -p 3000:3000 -v folio-data:/data`'s whole set-up: the same
-# command `npm run quickstart` ends with (lib/cli/start.ts), which on the first start creates what is
+# command `npm run quickstart` ends with (lib/cli/start.ts, compiled), which on the first start creates what is
 # missing under DATA_DIR (the embedded cluster and its password, migrations, the secret key, the
 # workspace, its owner and the quick-start key; the owner's password is printed once), then runs web
 # and worker and stops all of them on SIGTERM. web and worker run one process each against
@@ -20,17 +20,18 @@ set -eu
 
 app=$(cd "$(dirname "$0")/.." && pwd)
 role=${1:-start}
+# The programs compiled by the image's build (scripts/build-server.mjs): no TypeScript loader at run time.
 case $role in
-  start) entry=lib/cli/start.ts ;;
-  web) entry=lib/server/web.ts ;;
-  worker) entry=worker/index.ts ;;
+  start) entry=dist/server/start.js ;;
+  web) entry=dist/server/web.js ;;
+  worker) entry=dist/server/worker.js ;;
   *) echo "container-entry.sh: unknown role '$role' (start, web or worker)" >&2; exit 2 ;;
 esac
 
 DATA_DIR=${DATA_DIR:-/data}
 export DATA_DIR
 cd "$app"
-set -- node --import tsx "$entry"
+set -- node --enable-source-maps "$entry"
 
 if [ "$(id -u)" -ne 0 ]; then
   exec "$@"

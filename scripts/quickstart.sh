@@ -7,4 +7,5 @@ bash scripts/ensure-system.sh
 bash scripts/ensure-node-modules.sh
 export PATH="$PWD/node_modules/.bin:$PATH"
 bash scripts/ensure-build.sh
-exec node --import tsx lib/cli/start.ts
+# The compiled start (dist/server, made by ensure-build.sh): web and worker run compiled too.
+exec node --enable-source-maps dist/server/start.js

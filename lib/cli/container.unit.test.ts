@@ -52,7 +52,7 @@ describe("Dockerfile", () => {
     expect(more).toEqual([]);
     expect(build!.from).toBe(`node:${nodeVersion}-bookworm`);
     expect(nodeVersion).toMatch(/^24\./);
-    expect(args(build!.body, "RUN").join(" ")).toMatch(/npm ci .*next build.*npm prune --omit=dev/);
+    expect(args(build!.body, "RUN").join(" ")).toMatch(/npm ci .*npm run build.*npm prune --omit=dev/);
     expect(runtime!.from).toBe(`node:${nodeVersion}-bookworm-slim`);
     expect(args(runtime!.body, "COPY")).toContain(`--from=${build!.name} /app /app`);
   });
@@ -66,6 +66,17 @@ describe("Dockerfile", () => {
     }
     expect(installed).toMatch(/\spostgresql-15\s/);
     expect(installed).toContain("create_main_cluster = false");
+  });
+
+  it("runs compiled programs: the build compiles them, and nothing that runs TypeScript is a production dependency", () => {
+    const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string>; dependencies: Record<string, string> };
+    expect(pkg.scripts.build).toMatch(/^next build && node .*scripts\/build-server\.mjs$/);
+    expect(pkg.scripts.start).toMatch(/ dist\/server\/start\.js$/);
+    for (const loader of ["tsx", "esbuild", "typescript"]) expect(pkg.dependencies).not.toHaveProperty(loader);
+    const entry = read("scripts/container-entry.sh");
+    expect(entry).not.toMatch(/tsx/);
+    for (const program of ["start", "web", "worker"]) expect(entry).toContain(`entry=dist/server/${program}.js`);
+    expect(read(".dockerignore").split("\n").map((l) => l.trim())).toContain("dist");
   });
 
   it("starts as root only for the entry script, which drops to the service user with four capabilities", () => {

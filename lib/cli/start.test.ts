@@ -9,12 +9,13 @@ import { createDatabase } from "../db/embedded";
 import { signIn } from "../testing/factories";
 import { api } from "../testing/http";
 import { killGroups, startUntilBanner, stopExpectingExit } from "../testing/banner-process";
-import { freePort, projectRoot } from "../testing/server";
+import { freePort, programArgs, projectRoot } from "../testing/server";
 
 const ADMIN_EMAIL = "boss@folio.test";
 
-/** `npm start`'s entry point, as the npm script runs it. */
-const start = (env: NodeJS.ProcessEnv) => startUntilBanner("start", process.execPath, ["--import", "tsx", "lib/cli/start.ts"], { cwd: projectRoot, env }, started);
+/** `npm start`'s entry point, compiled, as the npm script runs it: web and worker start compiled too. */
+const start = (env: NodeJS.ProcessEnv) => startUntilBanner("start", process.execPath, programArgs("lib/cli/start.ts"), { cwd: projectRoot, env }, started);
+const compiledWorker = programArgs("worker/index.ts").at(-1)!;
 
 const started: ChildProcess[] = [];
 
@@ -92,7 +93,7 @@ describe("npm start on an empty database", () => {
     expect((await api("/v1/audit-events", { baseUrl, key: firstKey })).status).toBe(200);
 
     // A worker that dies is started again in place; the web server answers throughout (issue 33).
-    // The worker: a process running worker/index.ts below `npm start` (it may run from a copy of
+    // The worker: a process running the compiled worker below `npm start` (it may run from a copy of
     // node it started itself: lib/render-engine/containment.ts), the topmost such one.
     const parentOf = (pid: string) => /^PPid:\s+(\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))![1]!;
     const below = (pid: string, ancestor: string) => {
@@ -105,7 +106,7 @@ describe("npm start on an empty database", () => {
         .filter((pid) => /^\d+$/.test(pid))
         .filter((pid) => {
           try {
-            return below(pid, String(r.proc.pid)) && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes("worker/index.ts");
+            return below(pid, String(r.proc.pid)) && fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(compiledWorker);
           } catch {
             return false;
           }
@@ -113,6 +114,19 @@ describe("npm start on an empty database", () => {
         .find((pid, _, all) => !all.includes(parentOf(pid)));
     const first = workerPid();
     expect(first).toBeDefined();
+    // Production runs compiled programs: no process below `npm start` runs a TypeScript loader or source.
+    const commands = fs
+      .readdirSync("/proc")
+      .filter((pid) => /^\d+$/.test(pid))
+      .flatMap((pid) => {
+        try {
+          return below(pid, String(r.proc.pid)) ? [fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")] : [];
+        } catch {
+          return [];
+        }
+      });
+    expect(commands.length).toBeGreaterThanOrEqual(2);
+    expect(commands.filter((argv) => argv.some((a) => a === "tsx" || /\btsx\b|\.ts$/.test(a)))).toEqual([]);
     process.kill(Number(first), "SIGKILL");
     await expect.poll(() => r.output(), { timeout: 10_000 }).toContain("worker exited (SIGKILL); starting it again in 0.5 s");
     expect((await api("/v1/instance", { baseUrl })).status).toBe(200);

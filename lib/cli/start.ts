@@ -7,6 +7,7 @@ import { config, ConfigError } from "../config";
 import { closeDb } from "../db/client";
 import { authenticateKey, createKeyAsSystem } from "../keys";
 import { bootstrap } from "../workspaces/bootstrap";
+import { builtDir, programs, type ProgramName } from "../processes/programs";
 import { openDatabase } from "./database";
 
 /**
@@ -14,6 +15,15 @@ import { openDatabase } from "./database";
  * bootstrap, then the web server and the worker together, each started again if it dies. Ctrl-C
  * stops all of them.
  */
+/**
+ * How node runs a program of Folio's: compiled when `start` itself runs compiled (production: `npm
+ * start`, the quick start, the container), else its source through tsx (a development checkout).
+ */
+function programArgs(program: ProgramName): string[] {
+  const built = builtDir();
+  return built ? ["--enable-source-maps", path.join(built, `${program}.js`)] : ["--import", "tsx", programs[program]];
+}
+
 async function main() {
   process.env.FOLIO_PROCESS = "cli";
   const cfg = config();
@@ -33,11 +43,11 @@ async function main() {
   // Supervision: a web server or worker that dies is started again in place, after a backoff that
   // doubles from 0.5 s to 30 s (and starts over once a process has run a minute), while the other
   // one and the database go on: a crashed worker no longer takes the web server down with it.
-  const startChild = (name: string, entry: string, role: string) => {
+  const startChild = (name: string, program: ProgramName, role: string) => {
     let failures = 0;
     const launch = () => {
       const startedAt = Date.now();
-      const child = spawn(process.execPath, ["--import", "tsx", entry], {
+      const child = spawn(process.execPath, programArgs(program), {
         cwd: root,
         env: { ...env, FOLIO_PROCESS: role },
         stdio: ["ignore", "inherit", "inherit"],
@@ -78,8 +88,8 @@ async function main() {
   process.on("SIGINT", () => void stop(0));
   process.on("SIGTERM", () => void stop(0));
 
-  startChild("web server", "lib/server/web.ts", "web");
-  startChild("worker", "worker/index.ts", "worker");
+  startChild("web server", "web", "web");
+  startChild("worker", "worker", "worker");
   try {
     await waitForReady(`http://127.0.0.1:${cfg.PORT}/readyz`);
   } catch (err) {

@@ -1,17 +1,19 @@
 // @ts-check
 // The entry of a helper process of lib/offload/pool.ts: plain JavaScript, so it starts the same way
-// under tsx (worker), Next.js (web, whose bundle does not hold it) and vitest; it loads the
-// TypeScript loader, then the jobs, and answers one message at a time over its IPC channel
-// (lib/processes/protocol.ts).
-import { register } from "tsx/esm/api";
+// from a compiled program (production), under tsx (development), Next.js (web, whose bundle does not
+// hold it) and vitest. Its arguments name the module of jobs (dist/server/helper-jobs.js compiled, or
+// jobs.ts) and, for a test's pool only, a module of more jobs (lib/testing/helper-jobs.ts). It loads
+// the TypeScript loader only for a .ts module, then answers one message at a time over its IPC
+// channel (lib/processes/protocol.ts).
+import { pathToFileURL } from "node:url";
 
 /** @typedef {import("../processes/protocol").FromProcess} FromProcess */
 
-register();
-const { jobs: own } = await import("./jobs.ts");
-// A test's pool names a module of jobs of its own (lib/testing/helper-jobs.ts); production never does.
+const modules = process.argv.slice(2);
+if (modules.some((m) => m.endsWith(".ts"))) (await import("tsx/esm/api")).register();
 /** @type {Record<string, (...args: any[]) => unknown>} */
-const jobs = process.argv[2] ? { ...own, ...(await import(process.argv[2])).jobs } : own;
+const jobs = {};
+for (const m of modules) Object.assign(jobs, (await import(pathToFileURL(m).href)).jobs);
 
 /** @param {FromProcess} message */
 function send(message) {

@@ -16,6 +16,7 @@ import path from "node:path";
 import { log } from "../log";
 import { containedLaunch, openToOthers, renderUser } from "../processes/launch";
 import { ProcessPool, type Launch } from "../processes/pool";
+import { builtDir } from "../processes/programs";
 
 export { HelperJobError, HelperLimitError } from "../processes/pool";
 
@@ -35,11 +36,11 @@ export type PoolOptions = {
 };
 
 /**
- * The helper's entry (a plain .mjs that loads the TypeScript loader and jobs.ts, in lib/helper-process:
- * the job table imports what the helpers run, so it stands above this pool and not beside it). Found
- * from this file's folder when it runs from source (worker, tsx, vitest); in the web process Next.js bundles this
- * file, and its name is then the bundle's: the entry is found under the working directory, the
- * project root, as for the migrations (lib/db/migrate.ts).
+ * The helper's entry (a plain .mjs in lib/helper-process: the job table imports what the helpers
+ * run, so it stands above this pool and not beside it). Found from this file's folder when it runs
+ * from source (worker, tsx, vitest); in a compiled program or the web process's Next.js bundle this
+ * file's name is the bundle's, and the entry is found under the working directory, the project root,
+ * as for the migrations (lib/db/migrate.ts).
  */
 function entryPath(): string {
   const candidates = [
@@ -49,6 +50,15 @@ function entryPath(): string {
   const found = candidates.find((p) => fs.existsSync(p));
   if (!found) throw new Error(`The helper entry was not found (looked at ${candidates.join(", ")})`);
   return found;
+}
+
+/**
+ * The module of jobs the entry loads: the compiled one when this process runs compiled (production:
+ * no TypeScript loader, lib/processes/programs.ts), else jobs.ts beside the entry, through tsx.
+ */
+function jobsPath(entry: string): string {
+  const built = builtDir();
+  return built ? path.join(built, "helper-jobs.js") : path.join(path.dirname(entry), "jobs.ts");
 }
 
 /**
@@ -67,11 +77,12 @@ function helperEnv(): Record<string, string> {
  * the sandbox's files are: a helper loads the TypeScript loader and half of lib/ with their modules.
  */
 let warned = false;
-function helperUser(entry: string) {
+function helperUser(entry: string, jobs: string) {
   const user = renderUser();
   if (!user) return undefined;
   const root = path.resolve(path.dirname(entry), "..", "..");
-  const readable = [entry, path.join(root, "lib", "helper-process", "jobs.ts"), path.join(root, "node_modules", "tsx", "package.json"), path.join(root, "node_modules", "pdf-lib", "package.json")].every((p) => openToOthers(p)) && openToOthers(process.execPath, true);
+  const loader = jobs.endsWith(".ts") ? [path.join(root, "node_modules", "tsx", "package.json")] : [];
+  const readable = [entry, jobs, ...loader, path.join(root, "node_modules", "pdf-lib", "package.json")].every((p) => openToOthers(p)) && openToOthers(process.execPath, true);
   if (readable) return user;
   if (!warned) {
     warned = true;
@@ -82,8 +93,9 @@ function helperUser(entry: string) {
 
 function helperLaunch(opts: PoolOptions): Launch {
   const entry = entryPath();
+  const jobs = jobsPath(entry);
   const env = helperEnv();
-  return containedLaunch([process.execPath, `--max-old-space-size=${opts.memoryMb}`, entry, ...(opts.testJobs ? [opts.testJobs] : [])], { user: helperUser(entry), env, cwd: path.dirname(entry) });
+  return containedLaunch([process.execPath, `--max-old-space-size=${opts.memoryMb}`, entry, jobs, ...(opts.testJobs ? [opts.testJobs] : [])], { user: helperUser(entry, jobs), env, cwd: path.dirname(entry) });
 }
 
 /**

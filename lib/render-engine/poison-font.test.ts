@@ -8,7 +8,7 @@ import { logLines } from "@/lib/testing/logs";
 import { pdfText } from "@/lib/testing/pdf";
 import { poisonFont } from "@/lib/testing/poison-font";
 import { createRender, download, slowHtml, waitForState } from "@/lib/testing/renders";
-import { projectRoot } from "@/lib/testing/server";
+import { programArgs, projectRoot } from "@/lib/testing/server";
 
 // One workspace's font that makes the font parser allocate without bound must fail that
 // workspace's render only: the worker's event loop (which renews every render's lease) and its
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await env.worker.stop();
   env.worker = env.startWorker({ NODE_OPTIONS: [env.env.NODE_OPTIONS, "--max-old-space-size=640"].filter(Boolean).join(" ") });
   const cli = (...args: string[]) =>
-    JSON.parse(execFileSync(process.execPath, ["--import", "tsx", "lib/cli/admin.ts", ...args, "--json"], { cwd: projectRoot, env: { ...process.env, ...env.env }, encoding: "utf8" }));
+    JSON.parse(execFileSync(process.execPath, [...programArgs("lib/cli/admin.ts"), ...args, "--json"], { cwd: projectRoot, env: { ...process.env, ...env.env }, encoding: "utf8" }));
   const workspaceKey = (name: string) => cli("key", "create", "--workspace", cli("workspace", "create", "--name", name).id, "--name", name, "--scopes", "all").secret as string;
   keyA = workspaceKey("Poisoner");
   keyB = workspaceKey("Bystander");

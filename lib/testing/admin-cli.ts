@@ -1,18 +1,18 @@
 import { execFile } from "node:child_process";
-import { projectRoot } from "./server";
+import { programArgs, projectRoot } from "./server";
 
 export type CliRun = { code: number; stdout: string; stderr: string };
 
 /**
- * Runs the real admin CLI (`npm run admin`'s entry, lib/cli/admin.ts) in a process of its own with
- * exactly these arguments. why not through npm: npm's own start-up (about a second) would be most
- * of each call; the command below is the one the npm script runs.
+ * Runs the real admin CLI, compiled from lib/cli/admin.ts as the container runs it, in a process of
+ * its own with exactly these arguments. why not through npm: npm's own start-up (about a second)
+ * would be most of each call.
  */
 export function runAdminCli(args: string[], env: Record<string, string>): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "lib/cli/admin.ts", ...args],
+      [...programArgs("lib/cli/admin.ts"), ...args],
       { cwd: projectRoot, env: { ...process.env, ...env }, timeout: 300_000 },
       (err, stdout, stderr) =>
         resolve({

@@ -4,7 +4,7 @@ import postgres from "postgres";
 import type { TestProject } from "vitest/node";
 import { createDatabase, ensureEmbeddedPostgres } from "../db/embedded";
 import { runMigrations } from "../db/migrate";
-import { projectRoot, startProcess, startWebServer, type Started, type WebServer } from "./server";
+import { buildPrograms, projectRoot, startProcess, startWebServer, type Started, type WebServer } from "./server";
 
 /** Fixed credentials of the test server's bootstrap owner and deploy key. */
 export const TEST_ADMIN = { email: "owner@folio.test", password: "correct-horse-battery" };
@@ -54,6 +54,7 @@ export async function startServerSets(count: number, extraEnv: Record<string, st
   const testRoot = path.join(projectRoot, ".data", "test");
   const runId = `${Date.now()}_${process.pid}`;
   removeOldRunFolders(path.join(testRoot, "runs"));
+  buildPrograms();
 
   const pg = await ensureEmbeddedPostgres({
     dir: path.join(testRoot, "postgres"),

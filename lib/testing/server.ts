@@ -1,9 +1,25 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { BUILT_DIR, programs } from "../processes/programs";
 
 export const projectRoot = path.resolve(__dirname, "../..");
+
+/**
+ * Node's arguments for one of Folio's programs, named by its source (lib/processes/programs.ts):
+ * the compiled program, as production starts it (the test servers, the admin CLI), so that the
+ * suite runs what ships; a source with no compiled program (a test's receiver) runs through tsx.
+ */
+export function programArgs(source: string): string[] {
+  const name = Object.entries(programs).find(([, s]) => s === source)?.[0];
+  return name ? ["--enable-source-maps", path.join(projectRoot, BUILT_DIR, `${name}.js`)] : ["--import", "tsx", source];
+}
+
+/** Compiles the programs (scripts/build-server.mjs, under a second): the suite's servers start from them. */
+export function buildPrograms() {
+  execFileSync(process.execPath, ["--disable-warning=MODULE_TYPELESS_PACKAGE_JSON", path.join(projectRoot, "scripts", "build-server.mjs")], { cwd: projectRoot, stdio: "inherit" });
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -37,7 +53,7 @@ export function startProcess(entry: string, env: Record<string, string>, logFile
   const out = fs.openSync(logFile, "a");
   // BENCH_NODE_ARGS (for example "--cpu-prof --cpu-prof-dir=/tmp/prof") profiles the processes.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const command = [...wrap, process.execPath, ...nodeArgs, "--import", "tsx", entry];
+  const command = [...wrap, process.execPath, ...nodeArgs, ...programArgs(entry)];
   const proc = spawn(command[0]!, command.slice(1), {
     cwd: projectRoot,
     env: { ...process.env, ...env },
