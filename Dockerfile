@@ -37,11 +37,11 @@ RUN apt-get update \
  && sed -ri 's/^#?\s*create_main_cluster\b.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf \
  && apt-get install -y --no-install-recommends \
       chromium-headless-shell fontconfig fonts-dejavu-core fonts-liberation fonts-noto-core fonts-noto-cjk \
-      poppler-utils postgresql-15 tini ca-certificates \
+      poppler-utils perl-base postgresql-15 tini ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 # Two users, neither root: `folio` runs web, worker and the embedded database and owns /data;
-# `folio-render` (CHROMIUM_USER) runs the browser, pdftoppm and the template sandbox, owns nothing,
+# `folio-render` (RENDER_USER) runs the browser, pdftoppm, the template sandbox and the helpers, owns nothing,
 # and cannot read /data (0700). No home, no shell.
 RUN useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin folio \
  && useradd --system --user-group --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin folio-render \
@@ -60,7 +60,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \
     CHROMIUM_PATH=/usr/bin/chromium-headless-shell \
-    CHROMIUM_USER=folio-render \
+    RENDER_USER=folio-render \
     FOLIO_SERVICE_USER=folio
 
 # /data: the embedded database and its password, the secret key, local files, the quick-start

@@ -8,14 +8,21 @@
  *   switch users, with no capability, no supplementary group and no_new_privs (`setpriv`), so that
  *   it cannot read DATA_DIR or regain root through a setuid program;
  * - no network when this process may make a namespace (root): `unshare --net` leaves it a loopback
- *   that is down. Its IPC channel is a socket pair it inherits, which a namespace does not touch.
+ *   that is down. Its IPC channel is a socket pair it inherits, which a namespace does not touch;
+ * - a seccomp filter denying the system calls an escape would reach for (./seccomp.ts) wherever
+ *   the kernel takes one, root or not.
+ * Chromium's launcher (render-engine/run-chromium.sh) takes its user switch from here too
+ * (`asUserPrefix`), without the namespace and the filter: it fetches callers' URLs, and its own
+ * sandbox filters its renderers.
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { config } from "../config";
+import { log } from "../log";
 import { findSystemUser } from "../private-files";
 import type { Launch } from "./pool";
+import { syscallFilter } from "./seccomp";
 
 export type SystemUser = { name: string; uid: number; gid: number };
 
@@ -80,14 +87,41 @@ export function canIsolateNetwork(): boolean {
   return isolating;
 }
 
+/** The arguments that start a program as `user` with no capability and no_new_privs: they go before the program's own. */
+export function asUserPrefix(user: SystemUser | undefined): string[] {
+  return [SETPRIV, ...setprivArgs(user), "--"];
+}
+
+/**
+ * The arguments that start a program under the seccomp filter where this system takes one, else
+ * none, and the log says once what is missing. They go before `asUserPrefix`: setpriv's own calls
+ * (setresuid, setgroups, capset, prctl) are not filtered.
+ */
+let warnedNoFilter = false;
+export function syscallFilterPrefix(): string[] {
+  const filter = syscallFilter();
+  if (filter.on) return filter.prefix;
+  if (!warnedNoFilter) {
+    warnedNoFilter = true;
+    log().warn(
+      `The template sandbox, the font and PDF helpers and pdftoppm run WITHOUT a seccomp filter: ${filter.reason}. ` +
+        `An escape from them may call ptrace, mount, unshare, bpf, keyctl and the other calls the filter denies. ` +
+        `It needs Linux on x86_64 or arm64 with seccomp filters, and /usr/bin/perl. See docs/architecture.md, "The process wing".`,
+    );
+  }
+  return [];
+}
+
 /**
  * The command line that starts `argv` contained: without network where this process may take it
- * away, then as `user` (renderUser()) with no capability and no_new_privs, with `env` as its
- * whole environment.
+ * away, under the seccomp filter where the kernel takes one, then as `user` (renderUser()) with no
+ * capability and no_new_privs, with `env` as its whole environment. Each step execs the next, so
+ * the process started is the program's own (its pid is the one the pool watches).
  */
 export function containedLaunch(argv: string[], opts: { user: SystemUser | undefined; env: Record<string, string>; cwd?: string }): Launch {
   const net = canIsolateNetwork() ? [UNSHARE, "--net", "--"] : [];
-  const all = [...net, SETPRIV, ...setprivArgs(opts.user), "--", ...argv];
+  // why the filter after unshare: it denies unshare.
+  const all = [...net, ...syscallFilterPrefix(), ...asUserPrefix(opts.user), ...argv];
   return { command: all[0]!, args: all.slice(1), env: opts.env, cwd: opts.cwd };
 }
 

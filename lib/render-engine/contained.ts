@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { config } from "../config";
-import { renderUser, setprivArgs } from "../processes/launch";
+import { asUserPrefix, renderUser, syscallFilterPrefix } from "../processes/launch";
 
 /**
  * The one launcher for helper programs that parse callers' bytes (poppler's pdftoppm today, any
@@ -11,8 +11,9 @@ import { renderUser, setprivArgs } from "../processes/launch";
  * nothing of the worker's.
  * - an environment of PATH, LANG, HOME and TMPDIR only (no DATABASE_URL, SECRET_KEY, storage or
  *   SMTP credentials);
- * - the unprivileged CHROMIUM_USER when the worker runs as root, with no capability and
+ * - the unprivileged RENDER_USER when the worker runs as root, with no capability and
  *   no_new_privs (`setpriv`), so it cannot read DATA_DIR (protectDataDir) or regain root;
+ * - the seccomp filter of the sandbox's hosts where the kernel takes one (lib/processes/seccomp.ts);
  * - CPU seconds, address space and file size limits (`prlimit`), and a wall-clock limit that
  *   kills its whole process group;
  * - a private, empty working folder (its HOME and TMPDIR) outside DATA_DIR, removed afterwards.
@@ -36,7 +37,6 @@ export type Contained = {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; timedOut: boolean }>;
 };
 
-const SETPRIV = "/usr/bin/setpriv";
 const PRLIMIT = "/usr/bin/prlimit";
 const ENV = "/usr/bin/env";
 
@@ -87,10 +87,9 @@ export function spawnContained(program: string, args: string[], limits: Containe
     // why no core files: a crash must not write the process's memory (callers' bytes) to disk.
     "--core=0",
   ];
-  const setpriv = setprivArgs(user);
   // why env --chdir after the switch and not spawn's cwd: the folder is the browser user's, 0700, and
   // a worker without CAP_DAC_OVERRIDE (the container's service user) may not enter it; that user may.
-  const child = spawn(PRLIMIT, [...prlimit, "--", SETPRIV, ...setpriv, "--", ENV, `--chdir=${dir}`, program, ...args], {
+  const child = spawn(PRLIMIT, [...prlimit, "--", ...syscallFilterPrefix(), ...asUserPrefix(user), ENV, `--chdir=${dir}`, program, ...args], {
     env,
     cwd: path.dirname(dir),
     stdio: ["pipe", "pipe", "pipe"],

@@ -8,6 +8,7 @@ import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories
 import { pdfText } from "@/lib/testing/pdf";
 import { createRender, download } from "@/lib/testing/renders";
 import { privateDatabase } from "@/lib/testing/database";
+import { syscallFilter } from "@/lib/processes/seccomp";
 import { freePort, startProcess, waitForHttp } from "@/lib/testing/server";
 
 // The worker's browser runs callers' scripts, so it must hold nothing of the worker's: another
@@ -102,6 +103,17 @@ describe("the worker's browser", () => {
     expect(main.environ ?? []).toEqual(expect.arrayContaining([`HOME=${profile}`, `TMPDIR=${profile}`]));
     expect(fs.statSync(profile).uid).toBe(expectedUid);
 
+    // The user switch is launch.ts's (run-chromium.sh runs the words it is given): no capability,
+    // no_new_privs. And none of the filter and namespace of the sandbox's hosts: the browser keeps
+    // its network, and its own sandbox filters its renderers.
+    if (asRoot) {
+      const status = fs.readFileSync(`/proc/${main.pid}/status`, "utf8");
+      expect(status).toMatch(/^CapEff:\s+0+$/m);
+      expect(status).toMatch(/^NoNewPrivs:\s+1$/m);
+    }
+    expect(main.seccomp).toBe(0);
+    expect(fs.readlinkSync(`/proc/${main.pid}/ns/net`)).toBe(fs.readlinkSync(`/proc/${workers[0]!.pid}/ns/net`));
+
     // spec of the sandbox: every renderer under seccomp (mode 2, filter) in a user namespace of its own.
     const renderers = chromium.filter((p) => p.command.includes("--type=renderer"));
     expect(renderers.length).toBeGreaterThan(0);
@@ -187,7 +199,7 @@ describe("the worker's pdftoppm (PNG and JPEG renders, image previews)", () => {
     return seen!;
   }
 
-  it("runs as the browser user, without capabilities, in an environment holding nothing of Folio's, outside DATA_DIR", { timeout: 120_000 }, async () => {
+  it("runs as the browser user, without capabilities, under the seccomp filter, in an environment holding nothing of Folio's, outside DATA_DIR", { timeout: 120_000 }, async () => {
     const dataDir = inject("dataDir");
     const p = await catchPdftoppm(dataDir);
     const expectedUid = asRoot ? uidOf(BROWSER_USER) : process.getuid!();
@@ -197,6 +209,8 @@ describe("the worker's pdftoppm (PNG and JPEG renders, image previews)", () => {
     for (const setting of FOLIO_SETTINGS) expect(names).not.toContain(setting);
     expect(p.status).toMatch(/^CapEff:\s+0+$/m);
     expect(p.status).toMatch(/^NoNewPrivs:\s+1$/m);
+    // The seccomp filter of the sandbox's hosts (lib/processes/seccomp.ts), where this machine takes one.
+    if (syscallFilter().on) expect(p.status).toMatch(/^Seccomp:\s+2$/m);
     expect(p.cwd, "its working folder").toBeDefined();
     expect(p.cwd!.startsWith(dataDir)).toBe(false);
     expect(p.environ).toContain(`HOME=${p.cwd}`);
@@ -287,6 +301,8 @@ exit 1
 });
 
 const renderUid = () => uidOf(BROWSER_USER);
+/** The worker's program in its command line: its source under tsx, or the compiled program (dist/server) the suite starts where there is one. */
+const WORKER_PROGRAM = /worker\/index\.ts|dist\/server\/worker\.js/;
 
 describe("a worker that does not run as root", () => {
   it.runIf(asRoot)("does not start under RENDERER_REQUIRE_SANDBOX: its browser would share its user", { timeout: 60_000 }, async () => {
@@ -358,7 +374,7 @@ describe("the worker's own process", () => {
       const ready = await (await fetch(`http://127.0.0.1:${port}/readyz`)).json();
       expect(ready).toMatchObject({ ok: true, worker: { dumpable: false } });
       const pid = worker.proc.pid!;
-      expect(readProc(pid)?.command).toContain("worker/index.ts");
+      expect(readProc(pid)?.command).toMatch(WORKER_PROGRAM);
       expect(readProc(pid)?.uids[0]).toBe(process.getuid!());
       // The kernel gives a process that is not dumpable /proc files of root's; a dumpable process
       // of the same user (the control) keeps its own.
@@ -418,7 +434,7 @@ describe("the worker's own process", () => {
       expect(ready.warnings).toEqual([expect.stringContaining("the browser and pdftoppm run as the worker's own user")]);
       const pid = worker.proc.pid!;
       expect(readProc(pid)?.uids).toEqual([uid, uid, uid, uid]);
-      expect(readProc(pid)?.command).toContain("worker/index.ts");
+      expect(readProc(pid)?.command).toMatch(WORKER_PROGRAM);
       // Its browser, the same user, reads the environment of a dumpable process of that user...
       const control = spawnSync(asUser[0]!, [...asUser.slice(1), "sh", "-c", "sleep 30 & cat /proc/$!/environ >/dev/null && echo readable; kill $!"], { encoding: "utf8" });
       expect(control.stdout.trim(), control.stderr).toBe("readable");

@@ -4,13 +4,14 @@ import path from "node:path";
 import type { LaunchOptions } from "playwright-core";
 import { config, ConfigError } from "../config";
 import { protectDataDir as protectPrivateDataDir } from "../private-files";
-import { canSwitchUser, type SystemUser } from "../processes/launch";
+import { asUserPrefix, canSwitchUser, type SystemUser } from "../processes/launch";
 
 /**
  * How the worker's browser is contained (docs/architecture.md, "Threat model"): it runs callers'
  * scripts, so it gets nothing of the worker's. It starts through `run-chromium.sh` with an
- * environment holding no setting of Folio's, under the unprivileged CHROMIUM_USER when the worker
- * runs as root, and with Chromium's own sandbox on whenever the kernel lets it start.
+ * environment holding no setting of Folio's, under the unprivileged RENDER_USER (CHROMIUM_USER, its
+ * older name, still read) when the worker may switch users, and with Chromium's own sandbox on
+ * whenever the kernel lets it start.
  */
 export type Containment = {
   /** The browser's user name, or undefined when it runs as the worker's own (non-root) user. */
@@ -33,11 +34,23 @@ const LAUNCHER = path.join(__dirname, "run-chromium.sh");
  */
 export function containedLaunch(user: SystemUser | undefined, sandbox: boolean): Pick<LaunchOptions, "executablePath" | "env" | "chromiumSandbox"> {
   const env: Record<string, string> = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", FOLIO_CHROMIUM: config().CHROMIUM_PATH };
-  if (user) Object.assign(env, { FOLIO_CHROMIUM_UID: String(user.uid), FOLIO_CHROMIUM_GID: String(user.gid) });
+  if (user) Object.assign(env, { FOLIO_CHROMIUM_UID: String(user.uid), FOLIO_CHROMIUM_GID: String(user.gid), FOLIO_CHROMIUM_LAUNCH: launchWords(user) });
   // why: a worker that is not root (the container's service user) may not remove the browser
   // user's files from its profile, so that user removes the profile itself when Chromium ends.
   if (user && process.getuid?.() !== 0) env.FOLIO_CHROMIUM_REMOVE_PROFILE = "1";
   return { executablePath: LAUNCHER, env, chromiumSandbox: sandbox };
+}
+
+/**
+ * The user switch of every contained process (lib/processes/launch.ts), as the words the launcher
+ * splits: the containment line exists once, in TypeScript, and the shell script only runs it.
+ */
+function launchWords(user: SystemUser): string {
+  const words = asUserPrefix(user);
+  // why refused: the script splits on blanks, so a word holding one would become two arguments.
+  const blank = words.find((w) => /\s/.test(w) || w === "");
+  if (blank !== undefined) throw new Error(`The browser's user switch has an argument the launcher cannot pass: ${JSON.stringify(blank)}`);
+  return words.join(" ");
 }
 
 /** Keeps DATA_DIR (secret key, files, the embedded cluster) out of the browser user's reach (lib/private-files.ts). */
@@ -55,7 +68,7 @@ export const SANDBOX_OFF_MESSAGE =
 /** What the log and the readiness details say when the browser runs as the worker's own user. */
 export const SAME_USER_MESSAGE =
   "The worker does not run as root, so the browser and pdftoppm run as the worker's own user: a renderer exploit could read DATA_DIR " +
-  "(the secret key) and the worker's files. Run the worker as root so that they run as CHROMIUM_USER. See README, 'Renderer sandbox'.";
+  "(the secret key) and the worker's files. Run the worker as root (or with CAP_SETUID, CAP_SETGID and CAP_CHOWN) so that they run as RENDER_USER. See README, 'Renderer sandbox'.";
 
 /** What the log, the readiness details and the platform page say when the worker stayed dumpable. */
 export const DUMPABLE_MESSAGE =
@@ -79,7 +92,7 @@ export function requireSeparateUser(user: SystemUser | undefined) {
   if (user || !config().RENDERER_REQUIRE_SANDBOX) return;
   throw new SandboxRequiredError(
     `RENDERER_REQUIRE_SANDBOX is on and the worker does not run as root, so its browser would run as the worker's own user ` +
-      `(${os.userInfo().username}) and could read DATA_DIR. Run the worker as root (it runs the browser as CHROMIUM_USER), ` +
+      `(${os.userInfo().username}) and could read DATA_DIR. Run the worker as root (it runs the browser as RENDER_USER), ` +
       `or set RENDERER_REQUIRE_SANDBOX=false to render anyway. See README, 'Renderer sandbox'.`,
   );
 }
