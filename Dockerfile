@@ -11,8 +11,9 @@
 # against. Debian's slim image with Node copied in from another stage would be the same bytes with
 # one more thing to keep in step.
 
-# Build: every npm package (the build needs the dev ones), the production Next.js build, then the
-# dev packages removed. why the full image here: it has the compilers node-gyp needs should
+# Build: every npm package (the build needs the dev ones), the production Next.js build and Folio's
+# own programs compiled into dist/server (`npm run build`), then the dev packages removed: tsx and
+# esbuild among them, so nothing in the image runs TypeScript. why the full image here: it has the compilers node-gyp needs should
 # isolated-vm's prebuilt binary not fit; none of them reach the runtime image.
 FROM node:24.21.0-bookworm AS build
 WORKDIR /app
@@ -20,7 +21,7 @@ ENV NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx next build \
+RUN npm run build \
  && rm -rf .next/cache \
  && npm prune --omit=dev --no-audit --no-fund
 

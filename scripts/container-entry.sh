@@ -11,7 +11,7 @@
 # Started as root (the image's default), it makes DATA_DIR the service user's and drops to that user
 # before anything else runs, keeping only CAP_SETUID, CAP_SETGID, CAP_CHOWN and CAP_KILL: with them,
 # and only them, web and worker start (and end) the browser, pdftoppm and the template sandbox as the render user
-# (CHROMIUM_USER), which cannot read DATA_DIR (docs/architecture.md, "One container"). Started as
+# (RENDER_USER), which cannot read DATA_DIR (docs/architecture.md, "One container"). Started as
 # another user (`docker run --user`), it runs the command as that user, without the separate render
 # user (the worker says so at start).
 #
@@ -53,7 +53,7 @@ fi
 chmod 0700 "$DATA_DIR"
 
 # why these four capabilities, ambient so they survive exec into node: CAP_SETUID and CAP_SETGID
-# let setpriv start the browser, pdftoppm and the template sandbox as CHROMIUM_USER, CAP_CHOWN gives
+# let setpriv start the browser, pdftoppm, the template sandbox and the helpers as RENDER_USER, CAP_CHOWN gives
 # them their temporary folder and takes it back, CAP_KILL ends them (a helper's time limit, a hung
 # browser). The bounding set keeps nothing else, so no program, setuid or not, can regain root's
 # other rights, and no_new_privs holds for the whole tree.

@@ -89,7 +89,7 @@ describe("Dockerfile", () => {
     expect(users).toMatch(/useradd [^&]*\bfolio\b/);
     expect(users).toMatch(/useradd [^&]*\bfolio-render\b/);
     expect(args(runtime!.body, "ENV").join(" ")).toMatch(/FOLIO_SERVICE_USER=folio\b/);
-    expect(args(runtime!.body, "ENV").join(" ")).toMatch(/CHROMIUM_USER=folio-render\b/);
+    expect(args(runtime!.body, "ENV").join(" ")).toMatch(/RENDER_USER=folio-render\b/);
   });
 
   it("runs the repository's entry script under tini, with a healthcheck on /readyz, port 3000 and /data", () => {

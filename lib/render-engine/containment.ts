@@ -25,7 +25,17 @@ export type Containment = {
 };
 
 
-const LAUNCHER = path.join(__dirname, "run-chromium.sh");
+/**
+ * The browser's launcher script: beside this file when it runs from source; in a compiled worker
+ * (dist/server, lib/processes/programs.ts) this file's name is the bundle's, and the script is found
+ * under the working directory, the project root, as the sandbox's host and the helpers' entry are.
+ */
+function launcherPath(): string {
+  const candidates = [path.join(__dirname, "run-chromium.sh"), path.join(process.cwd(), "lib", "render-engine", "run-chromium.sh")];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) throw new Error(`The browser's launcher was not found (looked at ${candidates.join(", ")})`);
+  return found;
+}
 
 
 /**
@@ -38,7 +48,7 @@ export function containedLaunch(user: SystemUser | undefined, sandbox: boolean):
   // why: a worker that is not root (the container's service user) may not remove the browser
   // user's files from its profile, so that user removes the profile itself when Chromium ends.
   if (user && process.getuid?.() !== 0) env.FOLIO_CHROMIUM_REMOVE_PROFILE = "1";
-  return { executablePath: LAUNCHER, env, chromiumSandbox: sandbox };
+  return { executablePath: launcherPath(), env, chromiumSandbox: sandbox };
 }
 
 /**
