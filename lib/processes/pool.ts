@@ -455,7 +455,8 @@ export class ProcessPool {
     h.jobs++;
     // What an earlier job's end wrote there must not speak for this job's.
     h.stderr = "";
-    const timer = setTimeout(() => this.kill(h, "time"), p.timeoutMs);
+    const start = rssOf(h.child.pid);
+    const timer = setTimeout(() => this.kill(h, this.outOfMemory(h, start) ? "memory" : "time"), p.timeoutMs);
     // An aborted job is answered at once; its process is asked to stop the job (a sandbox host
     // disposes the isolate) and killed only if it has not answered within CANCEL_GRACE_MS: a
     // client that disconnects at will must not cost a process start each time.
@@ -472,7 +473,7 @@ export class ProcessPool {
     let watch: NodeJS.Timeout | undefined;
     const growth = this.opts.rssGrowthMb;
     if (growth) {
-      const base = rssOf(h.child.pid);
+      const base = start;
       if (base !== undefined) {
         const bound = base + growth * 1024 * 1024;
         watch = setInterval(() => {
@@ -490,6 +491,17 @@ export class ProcessPool {
     h.child.send(message, (err) => {
       if (err) this.fail(h, new HelperLimitError("exited", `its process could not be reached: ${err.message}`));
     });
+  }
+
+  /**
+   * Whether a process at its time limit had taken most of its memory since its job began (three
+   * quarters of memoryMb). why memory then: a V8 heap near its limit spends its time collecting
+   * garbage before it gives up, and how long depends on the machine; the job ran out of memory
+   * either way, and its answer must not change with the machine's speed.
+   */
+  private outOfMemory(h: Proc, start: number | undefined): boolean {
+    const now = rssOf(h.child.pid);
+    return start !== undefined && now !== undefined && now - start >= 0.75 * this.opts.memoryMb * 1024 * 1024;
   }
 
   /** Kills a process for a limit; its "close" fails its job with that limit (deathOf). */

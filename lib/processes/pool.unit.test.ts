@@ -28,6 +28,8 @@ process.on("message", (m) => {
     case "step": process.send({ id: m.id, step: "footer" }); return setTimeout(() => process.kill(pid, "SIGSEGV"), 20);
     case "exit": return process.exit(3);
     case "grow": { const keep = []; for (let i = 0; i < 400; i++) keep.push(Buffer.alloc(1 << 20, 1)); globalThis.keep = keep; return setTimeout(() => process.send({ id: m.id, ok: true, value: keep.length }), 2000); }
+    // Takes most of its memory, then works on without answering: a heap that thrashes at its limit.
+    case "hoard": { const keep = []; for (let i = 0; i < 60; i++) keep.push(Buffer.alloc(1 << 20, 1)); globalThis.keep = keep; return; }
     case "throw": return process.send({ id: m.id, ok: false, error: { name: "RangeError", message: arg } });
     // Messages that are no object, then the real answer.
     case "odd": process.send(1); process.send("x"); process.send(null); return process.send({ id: m.id, ok: true, value: "after odd" });
@@ -76,6 +78,12 @@ describe("ProcessPool", () => {
     const beside = p.run<Echo>("wait", [300]);
     expect(await growing).toMatchObject({ limit: "memory", message: "it needed more than 64 MiB of memory" });
     expect((await beside).arg).toBe(300);
+  });
+
+  it("answers a job at its time limit that had taken most of its memory as out of memory, whatever the machine's speed", async () => {
+    const p = pool({ timeoutMs: 1500 });
+    expect(await p.run("hoard", []).catch((x: unknown) => x)).toMatchObject({ limit: "memory", message: "it needed more than 64 MiB of memory" });
+    expect(await p.run("wait", [5000]).catch((x: unknown) => x)).toMatchObject({ limit: "time", message: "it took longer than 1.5 s" });
   });
 
   it("runs a job whose process died for no reason of its own once more, on a fresh process, when asked to", async () => {
