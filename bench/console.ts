@@ -192,7 +192,8 @@ async function measurePreview(baseUrl: string, cookie: string, templateId: strin
 
 async function main() {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) throw new Error("No production build: run `npx next build` first");
-  const { startProcess, startWebServer } = await import("../lib/testing/server");
+  const { buildPrograms, startProcess, startWebServer } = await import("../lib/testing/server");
+  buildPrograms(); // the servers start from the compiled programs, as in production
   const { url: databaseUrl, runDir, drop } = await benchDatabase(dataDir, "console");
   let web: Awaited<ReturnType<typeof startWebServer>> | undefined;
   let worker: ReturnType<typeof startProcess> | undefined;

@@ -51,7 +51,8 @@ async function main() {
     for (const line of await sandboxBench({ quick })) console.log(line);
     return;
   }
-  const { startProcess, startWebServer } = await import("../lib/testing/server");
+  const { buildPrograms, startProcess, startWebServer } = await import("../lib/testing/server");
+  buildPrograms(); // the servers start from the compiled programs, as in production
   const { chromiumArgs } = await import("../lib/render-engine/browser");
   const { url: databaseUrl, runDir, drop } = await benchDatabase(dataDir, "bench");
 

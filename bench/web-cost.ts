@@ -14,7 +14,8 @@ const dataDir = path.join(root, ".data", "bench");
 
 async function main() {
   process.env.LOG_LEVEL ??= "warn";
-  const { startWebServer } = await import("../lib/testing/server");
+  const { buildPrograms, startWebServer } = await import("../lib/testing/server");
+  buildPrograms(); // the server starts from the compiled programs, as in production
   const { url: databaseUrl, runDir, drop } = await benchDatabase(dataDir, "webcost");
   const env = { DATABASE_URL: databaseUrl, DATA_DIR: runDir, LOG_LEVEL: "warn", API_RATE_LIMIT_PER_MINUTE: "1000000" };
   const web = await startWebServer(env, runDir);
