@@ -106,7 +106,8 @@ export type AddressClass = {
   /**
    * Refused even where private networks are allowed: cloud metadata services hand credentials
    * to whatever asks from inside the machine, and they live in link-local ranges (and AWS's
-   * fd00:ec2::/32), which no object store or webhook receiver needs.
+   * fd00:ec2::/32, Alibaba's and Azure's single addresses), which no object store or webhook
+   * receiver needs.
    */
   alwaysRefused: boolean;
 };
@@ -125,6 +126,7 @@ const V4_RULES: Rule[] = [
   rule("169.254.169.254/32", "cloud metadata", true), // AWS, GCP, Azure, Oracle, OpenStack, DigitalOcean
   rule("169.254.0.0/16", "link-local", true), // the metadata services' range (169.254.170.2 is ECS task credentials)
   rule("100.100.100.200/32", "cloud metadata", true), // Alibaba Cloud, inside the shared range
+  rule("168.63.129.16/32", "cloud metadata", true), // Azure's WireServer (VM agent, health probes, DNS), a public address in Microsoft's range
   rule("0.0.0.0/8", "unspecified"), // "this network"; 0.0.0.0 connects to the local host
   rule("10.0.0.0/8", "private"),
   rule("100.64.0.0/10", "shared"), // carrier-grade NAT: the provider's network, not the internet

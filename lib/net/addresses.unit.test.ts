@@ -29,6 +29,9 @@ describe("classifyAddress", () => {
     ["169.254.170.2", "link-local", true],
     ["169.254.0.1", "link-local", true],
     ["100.100.100.200", "cloud metadata", true],
+    ["168.63.129.16", "cloud metadata", true],
+    ["168.63.129.15", "public", false],
+    ["168.63.129.17", "public", false],
     ["192.0.0.8", "reserved", false],
     ["192.0.2.10", "documentation", false],
     ["192.88.99.1", "reserved", false],
@@ -73,6 +76,7 @@ describe("classifyAddress", () => {
     ["::FFFF:10.0.0.1", "private", false],
     ["::ffff:169.254.169.254", "cloud metadata", true],
     ["::ffff:a9fe:a9fe", "cloud metadata", true],
+    ["::ffff:168.63.129.16", "cloud metadata", true],
     // NAT64 64:ff9b::/96: exactly the IPv4 address
     ["64:ff9b::808:808", "public", false],
     ["64:ff9b::a00:1", "private", false],
@@ -120,6 +124,9 @@ describe("classifyAddress", () => {
     "http://[::ffff:0:169.254.169.254]/",
     "http://[64:ff9b::169.254.169.254]/",
     "http://[FD00:EC2::254]/",
+    "http://168.63.129.16/machine?comp=goalstate",
+    "http://2822734096/",
+    "http://[64:ff9b::a83f:8110]/",
   ])("classifies the host of %s, however written, as cloud metadata", (url) => {
     const host = hostOf(new URL(url));
     expect(isIpLiteral(host)).toBe(true);
@@ -147,10 +154,13 @@ describe("addressRefusal", () => {
     for (const a of ["127.0.0.1", "10.0.0.1", "192.168.1.1", "100.64.0.1", "::1", "fd00::1", "::ffff:10.0.0.1", "64:ff9b::a00:1"]) {
       expect(addressRefusal(a, privateAllowed), a).toBeUndefined();
     }
-    for (const a of ["169.254.169.254", "169.254.1.1", "fd00:ec2::254", "fe80::1", "::ffff:169.254.169.254", "::169.254.169.254", "::ffff:0:a9fe:a9fe", "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::", "100.100.100.200"]) {
+    for (const a of ["169.254.169.254", "169.254.1.1", "fd00:ec2::254", "fe80::1", "::ffff:169.254.169.254", "::169.254.169.254", "::ffff:0:a9fe:a9fe", "64:ff9b::a9fe:a9fe", "2002:a9fe:a9fe::", "100.100.100.200", "168.63.129.16"]) {
       expect(addressRefusal(a, privateAllowed), a).toBeDefined();
     }
     expect(addressRefusal("fd00:ec2::254", privateAllowed)).toBe("cloud metadata");
+    // Azure's WireServer is in a public range: refused though public addresses are allowed.
+    expect(addressRefusal("168.63.129.16", publicOnly)).toBe("cloud metadata");
+    expect(addressRefusal("168.63.129.16", privateAllowed)).toBe("cloud metadata");
     expect(addressRefusal("not an address", privateAllowed)).toBe("invalid");
   });
 });
