@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import type { RenderRow } from "../db/schema";
-import { AppError, conflict, notFound } from "../errors";
+import { AppError, conflict, notFound, rateLimited } from "../errors";
 import { fileStore } from "../files/store";
 import { log } from "../log";
 import { HelperJobError, HelperLimitError, HelperPool } from "../offload/pool";
@@ -49,7 +49,8 @@ export function combineRefusal(id: string, items: RenderRow[]): AppError | undef
 /**
  * The web process's helper for joining (lib/offload): pdf-lib reads every item whole, up to 50 MiB
  * of PDFs, for seconds; on the event loop that would hold up every other request meanwhile. One
- * join at a time per web process (more wait their turn), its heap and time bounded.
+ * join at a time per web process (up to JOINS_AT_ONCE - 1 more wait their turn, admitJoin), its
+ * heap and time bounded.
  */
 let joiner: HelperPool | undefined;
 export const JOIN_MEMORY_MB = 2048;
@@ -118,11 +119,39 @@ export async function combinedPdf(ctx: Ctx, id: string): Promise<{ body: Uint8Ar
   if (hit) return { body: hit, filename: `${id}.pdf` };
   let p = joining.get(key);
   if (!p) {
-    p = join(id, items, key).finally(() => joining.delete(key));
+    const release = admitJoin(ctx.workspaceId);
+    p = join(id, items, key).finally(() => {
+      joining.delete(key);
+      release();
+    });
     joining.set(key, p);
   }
   const body = await p;
   return { body, filename: `${id}.pdf` };
+}
+
+/**
+ * Joins under way in this process (reading the items, waiting for the helper, or joining), by
+ * workspace. Each holds up to 50 MiB of PDFs from its first read, so their number is bounded
+ * before anything is read: one per workspace and JOINS_AT_ONCE in all; past either, 429 without
+ * Retry-After (spec: the server is busy). why per workspace: one workspace's downloads of many
+ * batches must not keep every other workspace's waiting behind them, nor fill the memory.
+ */
+export const JOINS_AT_ONCE = 4;
+const joinsBy = new Map<string, number>();
+let joinsInAll = 0;
+
+export function admitJoin(workspaceId: string): () => void {
+  if ((joinsBy.get(workspaceId) ?? 0) >= 1) throw rateLimited("This workspace's combined PDF of another batch is being made; retry when it is done");
+  if (joinsInAll >= JOINS_AT_ONCE) throw rateLimited(`${JOINS_AT_ONCE} combined PDFs are being made on this server; retry in a moment`);
+  joinsBy.set(workspaceId, (joinsBy.get(workspaceId) ?? 0) + 1);
+  joinsInAll++;
+  return () => {
+    const left = (joinsBy.get(workspaceId) ?? 1) - 1;
+    if (left > 0) joinsBy.set(workspaceId, left);
+    else joinsBy.delete(workspaceId);
+    joinsInAll--;
+  };
 }
 
 /** Reads the items' files and joins them in the join helper; the result is kept under `key`. */

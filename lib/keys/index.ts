@@ -169,6 +169,24 @@ const CACHE_MS = 1_000;
 const TOUCH_EVERY_MS = 60_000;
 const cache = new Map<string, CacheEntry>();
 
+/** Entries at most; past it the oldest go first. */
+const CACHE_ENTRIES = 10_000;
+
+/**
+ * Drops entries past their second (useless: the next lookup reads the row again), then the oldest
+ * past CACHE_ENTRIES. why not the whole map: a flood of made-up keys, each cached as unknown, would
+ * otherwise empty it again and again, and every busy key's request would query the database.
+ */
+function evictOld(now: number) {
+  for (const [hash, e] of cache) {
+    if (now - e.at <= CACHE_MS && cache.size <= CACHE_ENTRIES) break;
+    cache.delete(hash);
+  }
+}
+
+/** How many keys the cache holds (tests). */
+export const cachedKeyCount = () => cache.size;
+
 /**
  * The principal behind an x-api-key value. 401 for a missing, unknown, revoked or expired key;
  * 403 for a key of a suspended workspace. lastUsedAt is kept to the minute.
@@ -181,8 +199,9 @@ export async function authenticateKey(secret: string | null): Promise<KeyPrincip
   let entry = cache.get(hash);
   if (!entry || now - entry.at > CACHE_MS) {
     entry = { at: now, row: await repo.findKeyBySecretHash(db(), hash) };
-    if (cache.size > 10_000) cache.clear();
+    cache.delete(hash); // set again below, at the end: the map stays in the order entries were read
     cache.set(hash, entry);
+    evictOld(now);
   }
   const row = entry.row;
   if (!row) throw unauthorized("The API key is not valid");
