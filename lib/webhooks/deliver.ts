@@ -214,33 +214,29 @@ export function eventBody(payload: Record<string, unknown>): string {
 }
 
 type Found = NonNullable<Awaited<ReturnType<typeof repo.findForAttempt>>>;
+type AttemptSet = repo.AttemptRecord["set"];
+
+/** What an attempt says until its outcome is recorded: under way, or its worker stopped while it was out. */
+export const INTERRUPTED =
+  "No outcome recorded: the attempt is under way, or its worker stopped before the endpoint answered (the endpoint may have received it)";
 
 /**
- * The attempt itself: sent (or refused: a disabled endpoint), and what to record of it; undefined
- * when there is nothing to attempt (another attempt got there first, or a scheduled attempt of a
- * delivery no longer pending).
+ * What to record of attempt number `attempts` made at `at`: its outcome, and whether and when the
+ * next attempt is due (spec retry schedule; a disabled endpoint or a redelivery of an ended
+ * delivery is never tried again).
  */
-async function attemptOnce(found: Found, expectedAttempts: number, opts: { redelivery?: boolean; now?: () => Date }) {
-  const clock = opts.now ?? (() => new Date());
+function attemptSet(found: Found, attempts: number, at: Date, outcome: PostOutcome, redelivery: boolean): AttemptSet {
   const { delivery, endpoint } = found;
-  if (delivery.attempts !== expectedAttempts) return undefined; // another attempt got there first
-  if (!opts.redelivery && delivery.status !== "pending") return undefined;
-  const at = clock();
-  const outcome: PostOutcome = endpoint.enabled
-    ? await sendSigned(endpoint, delivery.id, eventBody(delivery.payload), { now: at })
-    : { ok: false, error: "The endpoint is disabled" };
-  const attempts = delivery.attempts + 1;
   let status: WebhookDeliveryRow["status"];
   let nextAttemptAt: Date | null = null;
   if (outcome.ok) status = "succeeded";
   else if (!endpoint.enabled) status = "failed"; // spec: States > Webhook delivery: never sent later
-  else if (opts.redelivery && delivery.status !== "pending") status = "failed";
+  else if (redelivery && delivery.status !== "pending") status = "failed";
   else {
     const next = attempts < MAX_ATTEMPTS ? nextAttemptAfter(attempts, at) : undefined;
     status = next ? "pending" : "failed";
     nextAttemptAt = next ?? null;
   }
-  if (!outcome.ok) log().info({ deliveryId: delivery.id, endpointId: endpoint.id, attempts, status, error: outcome.error }, "webhook delivery attempt failed");
   return {
     status,
     // why not the previous code when this attempt got none: lastStatusCode and lastError describe the same attempt.
@@ -251,12 +247,53 @@ async function attemptOnce(found: Found, expectedAttempts: number, opts: { redel
   };
 }
 
+/** How an attempt claims its number and records its outcome: one statement each, or batched with others (the worker's). */
+type Recorder = {
+  /** Records attempt `attempts + 1` as `set` if no other attempt was recorded since `attempts` was read; whether it was. */
+  claim: (id: string, attempts: number, set: AttemptSet) => Promise<boolean>;
+  /** Records the outcome of the attempt claimed at `set.lastAttemptAt`, if no later attempt was recorded since. */
+  outcome: (id: string, attempts: number, set: AttemptSet) => Promise<void>;
+};
+
 /**
- * One attempt of a delivery (a scheduled one from the worker, or a redelivery), recorded only if
- * no other attempt was recorded since `expectedAttempts` was read. A scheduled attempt of a
- * delivery no longer pending does nothing. Failure schedules the next attempt from this one's
- * time (spec retry schedule), or fails the delivery after the 11th; a redelivery of an ended
- * delivery is one attempt: it ends succeeded or failed again.
+ * The attempt itself, recorded before it is sent: the delivery's next attempt number is claimed
+ * (with the outcome INTERRUPTED and the next attempt scheduled as for a failure) before any byte
+ * goes out, then the outcome replaces that. why: recorded only after the answer, an attempt whose
+ * worker was killed while it was out was sent again by the job's retry and counted once (41 events
+ * arrived for 40 recorded attempts); claimed first, every send is an attempt in the log, and the
+ * job's retry, or a second job of the same attempt, finds the number taken and sends nothing.
+ * Returns false when there was nothing to attempt (another attempt got there first, or a scheduled
+ * attempt of a delivery no longer pending).
+ */
+async function attemptOnce(found: Found, expectedAttempts: number, recorder: Recorder, opts: { redelivery?: boolean; now?: () => Date }): Promise<boolean> {
+  const clock = opts.now ?? (() => new Date());
+  const redelivery = !!opts.redelivery;
+  const { delivery, endpoint } = found;
+  if (delivery.attempts !== expectedAttempts) return false; // another attempt got there first
+  if (!redelivery && delivery.status !== "pending") return false;
+  const attempts = delivery.attempts + 1;
+  const at = clock();
+  if (!endpoint.enabled) return recorder.claim(delivery.id, delivery.attempts, attemptSet(found, attempts, at, { ok: false, error: "The endpoint is disabled" }, redelivery));
+  if (!(await recorder.claim(delivery.id, delivery.attempts, attemptSet(found, attempts, at, { ok: false, error: INTERRUPTED }, redelivery)))) return false;
+  const outcome = await sendSigned(endpoint, delivery.id, eventBody(delivery.payload), { now: at });
+  const set = attemptSet(found, attempts, at, outcome, redelivery);
+  if (!outcome.ok) log().info({ deliveryId: delivery.id, endpointId: endpoint.id, attempts, status: set.status, error: outcome.error }, "webhook delivery attempt failed");
+  await recorder.outcome(delivery.id, attempts, set);
+  return true;
+}
+
+/** One statement per record: redeliveries, which a person waits for. */
+const oneByOne: Recorder = {
+  claim: async (id, attempts, set) => (await repo.recordAttempt(db(), id, attempts, set)) !== undefined,
+  outcome: async (id, attempts, set) => void (await repo.recordOutcomes(db(), [{ id, attempts, set }])),
+};
+
+/**
+ * One attempt of a delivery (a scheduled one from the worker, or a redelivery), made only if no
+ * other attempt was recorded since `expectedAttempts` was read. A scheduled attempt of a delivery
+ * no longer pending does nothing. Failure schedules the next attempt from this one's time (spec
+ * retry schedule), or fails the delivery after the 11th; a redelivery of an ended delivery is one
+ * attempt: it ends succeeded or failed again.
  */
 export async function attemptDelivery(
   deliveryId: string,
@@ -265,10 +302,8 @@ export async function attemptDelivery(
 ): Promise<WebhookDeliveryRow | undefined> {
   const found = await repo.findForAttempt(db(), deliveryId);
   if (!found) return undefined; // the endpoint (and its deliveries) was deleted
-  const set = await attemptOnce(found, expectedAttempts, opts);
-  if (!set) return found.delivery;
-  const recorded = await repo.recordAttempt(db(), deliveryId, found.delivery.attempts, set);
-  return recorded ?? (await repo.findForAttempt(db(), deliveryId))?.delivery;
+  await attemptOnce(found, expectedAttempts, oneByOne, opts);
+  return (await repo.findForAttempt(db(), deliveryId))?.delivery;
 }
 
 /**
@@ -303,23 +338,33 @@ const findScheduled = batcher(async (ids: string[]) => {
   return ids.map((id) => byId.get(id));
 }, 1, 64);
 
-/** The worker's attempts that ended within 20 ms, recorded in one statement. */
-const recordScheduled = batcher(async (records: repo.AttemptRecord[]) => {
+/** The worker's attempts that claimed their numbers within 5 ms, recorded in one statement. */
+const claimScheduled = batcher(async (records: repo.AttemptRecord[]) => {
   const recorded = await repo.recordAttempts(db(), records);
   return records.map((r) => recorded.has(r.id));
+}, 5, 64);
+
+/** The worker's attempts that ended within 20 ms, their outcomes recorded in one statement. */
+const recordScheduled = batcher(async (records: repo.AttemptRecord[]) => {
+  await repo.recordOutcomes(db(), records);
+  return records.map(() => undefined);
 }, 20, 64);
 
+const batched: Recorder = {
+  claim: (id, attempts, set) => claimScheduled({ id, attempts, set }),
+  outcome: (id, attempts, set) => recordScheduled({ id, attempts, set }),
+};
+
 /**
- * A scheduled attempt of the worker's pool: attemptDelivery, with the reads and the records of
- * attempts running at the same time batched into one statement each.
+ * A scheduled attempt of the worker's pool: attemptDelivery, with the reads, the claims and the
+ * outcomes of attempts running at the same time batched into one statement each.
  *
- * why: a burst of deliveries (1,000 queued at once) ran two statements per attempt beside the
- * renders; one read and one record per batch cost the database and the worker a fraction of that.
- * The record waits at most 20 ms for others to join it.
+ * why: a burst of deliveries (1,000 queued at once) ran a statement per attempt and step beside
+ * the renders; one per batch cost the database and the worker a fraction of that. A claim waits
+ * at most 5 ms for others to join it (it delays the send), an outcome at most 20 ms.
  */
 export async function attemptScheduledDelivery(deliveryId: string, expectedAttempts: number): Promise<void> {
   const found = await findScheduled(deliveryId);
   if (!found) return; // the endpoint (and its deliveries) was deleted
-  const set = await attemptOnce(found, expectedAttempts, {});
-  if (set) await recordScheduled({ id: deliveryId, attempts: found.delivery.attempts, set });
+  await attemptOnce(found, expectedAttempts, batched, {});
 }

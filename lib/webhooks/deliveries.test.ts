@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +9,7 @@ import { api } from "../testing/http";
 import { createRender, heldRender } from "../testing/renders";
 import { freePort } from "../testing/server";
 import { startReceiver, type Receiver, type Received } from "../testing/webhooks";
+import { attemptScheduledDelivery, INTERRUPTED } from "./deliver";
 
 /**
  * Deliveries end to end: real renders on the real server and worker, real HTTP receivers on
@@ -52,14 +55,14 @@ async function deliveries(w: TestWorkspace, endpointId: string, query = "") {
   return res.body as { items: Record<string, unknown>[]; nextCursor?: string };
 }
 
-/** Polls the endpoint's deliveries until `pred` holds for the newest one. */
+/** Polls the endpoint's deliveries until `pred` holds for the newest one, its attempt's outcome recorded. */
 async function waitForDelivery(w: TestWorkspace, endpointId: string, pred: (d: Record<string, unknown>) => boolean, timeout = 20_000) {
   let last: Record<string, unknown> | undefined;
   await expect
     .poll(
       async () => {
         last = (await deliveries(w, endpointId)).items[0];
-        return last !== undefined && pred(last);
+        return last !== undefined && last.lastError !== INTERRUPTED && pred(last);
       },
       { timeout, interval: 100 },
     )
@@ -297,6 +300,46 @@ describe("retries", () => {
     expect(d).toMatchObject({ status: "pending", lastError: "The endpoint did not respond within 10 seconds" });
   }, 90_000);
 });
+
+describe("an attempt recorded before it is sent", () => {
+  it("shows the attempt while the endpoint has not answered, and a second run of the same attempt (a killed worker's job, run again) sends nothing", async () => {
+    const w = await createTestWorkspace();
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The answer waits until the test has read the record made while the attempt was out.
+    const server = await ownHeldReceiver(held);
+    const e = await endpoint(w, server.url);
+    await renderPdf(w);
+    await server.arrived;
+    const [during] = (await deliveries(w, e.id)).items;
+    expect(during).toMatchObject({ status: "pending", attempts: 1, lastError: INTERRUPTED });
+    // The job's retry after a kill expects the attempt count it was given (0): the number is taken, nothing is sent.
+    await attemptScheduledDelivery(during!.id as string, 0);
+    release();
+    const after = await waitForDelivery(w, e.id, (x) => x.status === "succeeded");
+    expect(after).toMatchObject({ attempts: 1, lastStatusCode: 200 });
+    expect(after.lastError).toBeUndefined();
+    expect(server.count()).toBe(1);
+  }, 60_000);
+});
+
+/** A receiver that holds every answer until `held` settles; `arrived` settles at the first request. */
+async function ownHeldReceiver(held: Promise<void>) {
+  let count = 0;
+  let arrivedNow: () => void = () => {};
+  const arrived = new Promise<void>((resolve) => (arrivedNow = resolve));
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      count++;
+      arrivedNow();
+      void held.then(() => res.writeHead(200).end("ok"));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, arrived, count: () => count };
+}
 
 describe("secret rotation", () => {
   it("signs with both secrets for 24 hours after a rotation, then with the new one only", async () => {

@@ -161,6 +161,32 @@ export async function recordAttempts(ex: Executor, records: AttemptRecord[]): Pr
 }
 
 /**
+ * The outcomes of attempts claimed by recordAttempts or recordAttempt (`attempts` is the claimed
+ * number, `set.lastAttemptAt` the claim's time): each replaces its claim's interim record, unless a
+ * later attempt was claimed since (then that one's record stands).
+ */
+export async function recordOutcomes(ex: Executor, records: AttemptRecord[]): Promise<void> {
+  const values = records.map((r) => ({
+    id: r.id,
+    attempts: r.attempts,
+    status: r.set.status,
+    last_status_code: r.set.lastStatusCode,
+    last_error: r.set.lastError,
+    last_attempt_at: r.set.lastAttemptAt?.toISOString() ?? null,
+    next_attempt_at: r.set.nextAttemptAt?.toISOString() ?? null,
+  }));
+  await ex.execute(sql`
+    update webhook_deliveries d set status = v.status, last_status_code = v.last_status_code, last_error = v.last_error,
+      next_attempt_at = v.next_attempt_at
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(id text, attempts int, status text, last_status_code int,
+      last_error text, last_attempt_at timestamptz, next_attempt_at timestamptz)
+    where d.id in (${sql.join(
+      values.map((v) => sql`${v.id}`),
+      sql`, `,
+    )}) and d.id = v.id and d.attempts = v.attempts and d.last_attempt_at = v.last_attempt_at`);
+}
+
+/**
  * Records attempt number `attempts + 1`, only if no other attempt was recorded since the caller
  * read `attempts` (two workers, or a redelivery and a scheduled retry, never both count).
  */
