@@ -196,7 +196,7 @@ async function recordFailure(row: ClaimedRender, e: unknown, end: End, ms: Phase
   }
   const transient = e instanceof TransientRenderError || (e instanceof DestinationUploadFailed && e.transient);
   if (transient && row.attempts < MAX_ATTEMPTS) {
-    const requeued = await statements.requeueRender(db(), row.id);
+    const requeued = await statements.requeueRender(db(), row.id, row.attempts);
     logAttempt(row, requeued ? { state: "queued", err: e } : { state: "stopped" }, ms);
     return "queue not read";
   }
@@ -239,7 +239,7 @@ export async function reapAbandonedRenders(): Promise<number> {
     const rows = await repo.lockExpiredLeases(tx, 50);
     for (const r of rows) {
       if (r.attempts < MAX_ATTEMPTS) {
-        await statements.requeueRender(tx, r.id);
+        await statements.requeueRender(tx, r.id, r.attempts);
       } else {
         await statements.endRender(tx, { id: r.id }, ["processing"], {
           state: "failed",

@@ -105,7 +105,7 @@ describe("render queue statements", () => {
     // A transient failure puts the render back in the queue: the next attempt needs the input.
     const retried = await queue("<p>again</p>");
     await claim(retried);
-    await statements.requeueRender(db, retried);
+    await statements.requeueRender(db, retried, 1);
     expect(await inputOf(retried)).toEqual({ document: { html: "<p>again</p>" } });
     expect(await statements.claimNextRender(db, LEASE)).toMatchObject({ id: retried, attempts: 2, payload: { document: { html: "<p>again</p>" } } });
     await statements.endAttempt(db, retried, 2, succeeded);
@@ -126,6 +126,22 @@ describe("render queue statements", () => {
     const states = await Promise.all(ended.map(async (id) => (await repo.findRender(db, workspaceId, id))?.state));
     expect(states).toEqual(["succeeded", "failed", "succeeded", "cancelled", "cancelled", "failed"]);
     expect(await repo.findRender(db, workspaceId, ok)).toMatchObject({ pageCount: 2, outputBytes: 1234, fileKey: "renders/x.pdf", finishedAt: expect.any(Date) });
+  });
+
+  it("requeues only for the attempt that holds the render: a late requeue of an earlier attempt changes nothing", async () => {
+    const id = await queue("<p>requeued once</p>");
+    expect(await statements.claimNextRender(db, LEASE)).toMatchObject({ id, attempts: 1 });
+    expect(await statements.requeueRender(db, id, 1)).toMatchObject({ id, state: "queued", attempts: 1 });
+    const second = await statements.claimNextRender(db, LEASE);
+    expect(second).toMatchObject({ id, state: "processing", attempts: 2 });
+    const held = await repo.findRender(db, workspaceId, id);
+
+    // Attempt 1's worker (or a reaper that read the row before the second claim) requeues late.
+    expect(await statements.requeueRender(db, id, 1)).toBeUndefined();
+    expect(await repo.findRender(db, workspaceId, id)).toEqual(held);
+    // Nothing was queued for another worker to claim alongside attempt 2.
+    expect(await statements.claimNextRender(db, LEASE)).toBeUndefined();
+    expect(await statements.endAttempt(db, id, 2, succeeded)).toEqual({ ended: true, next: undefined });
   });
 
   it("counts each end once in the usage row of its UTC day, whoever ends it", async () => {

@@ -248,12 +248,17 @@ export async function supersedeEditorPreviews(ex: Executor, workspaceId: string,
   for (const w of waiting) await endRender(ex, { id: w.id, workspaceId }, ["queued"], { state: "cancelled" });
 }
 
-/** Puts a processing render back in the queue for another attempt and wakes the workers. */
-export async function requeueRender(ex: Executor, id: string) {
+/**
+ * Puts a processing render back in the queue for another attempt and wakes the workers, only while
+ * `attempt` (the attempts count its claim set) still holds it, as endAttempt does: a late requeue
+ * of an earlier attempt (its worker slow to notice the failure, or the reaper's stale read) must
+ * not take the render from the attempt that now runs it. Returns the row, or undefined when nothing changed.
+ */
+export async function requeueRender(ex: Executor, id: string, attempt: number) {
   const [r] = await ex
     .update(renders)
     .set({ state: "queued", leaseExpiresAt: null, updatedAt: sql`now()` })
-    .where(and(eq(renders.id, id), eq(renders.state, "processing")))
+    .where(and(eq(renders.id, id), eq(renders.attempts, attempt), eq(renders.state, "processing")))
     .returning();
   if (r) await notifyQueued(ex);
   return r;
