@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import { systemCtx } from "../lib/auth/context";
+import * as templates from "../lib/templates";
 import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fixtures";
 
 /**
@@ -84,4 +86,51 @@ test("a member creates a Handlebars template, edits it and a helper with a live 
   await expect(page.getByText("Published version 1").first()).toBeVisible();
   await checkA11y(page);
   await screenshots(page, "hbs-editor");
+});
+
+test("a content editor opens a Handlebars template: sample data is read only but picks the preview's data, and a content field's value saves", async ({ page }) => {
+  const editor = await createPerson({ role: "content_editor" });
+  const name = "Spring letter";
+  const seeded = await templates.createTemplate(systemCtx(editor.workspaceId, "e2e"), {
+    name,
+    kind: "handlebars",
+    content: {
+      templateHtml: '<html>\n<body style="font-family: sans-serif">\n  <h1>{{content.headline}}</h1>\n  <p>Dear {{customer}}</p>\n</body>\n</html>',
+      contentFields: [{ name: "headline", type: "text", label: "Headline", default: "Winter prices" }],
+      sampleData: [
+        { name: "example", data: { customer: "Ann" } },
+        { name: "second customer", data: { customer: "Bo" } },
+      ],
+    },
+  });
+
+  await signIn(page, editor.email, editor.password, `/templates/${seeded.id}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByText("Your role (content editor) can change the values on the Content tab")).toBeVisible();
+  await expect(firstPage(page)).toBeVisible({ timeout: 30_000 });
+
+  // Sample data: the sets to pick from, nothing to add, rename, delete or type into.
+  await page.getByRole("tab", { name: "Sample data" }).click();
+  await expect(page.getByText("Your role can pick the set to preview with, not change the sets.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add sample data set" })).toHaveCount(0);
+  await expect(page.getByLabel("Name of this sample data set")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Delete" })).toHaveCount(0);
+  await expect(page.getByRole("textbox", { name: "Sample data example" })).toHaveAttribute("contenteditable", "false", { timeout: 30_000 });
+  const second = page.waitForResponse((r) => r.url().endsWith("/preview") && r.request().method() === "POST" && r.status() === 200);
+  await page.getByRole("button", { name: "second customer" }).click();
+  expect((await second).request().postDataJSON().data).toEqual({ customer: "Bo" });
+  await expect(page.getByRole("textbox", { name: "Sample data second customer" })).toHaveAttribute("contenteditable", "false", { timeout: 30_000 });
+  await checkA11y(page);
+  await screenshots(page, "hbs-editor-content-editor-sample-data");
+
+  // A content field's value saves; the sample data saved with it is as it was.
+  await page.getByRole("tab", { name: "Content", exact: true }).click();
+  await page.getByRole("textbox", { name: "Headline" }).fill("Spring sale");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved revision 2").first()).toBeVisible();
+  await expect(page.getByText("Unsaved changes")).toHaveCount(0);
+  const draft = await templates.getDraft(systemCtx(editor.workspaceId, "e2e"), seeded.id);
+  expect(draft.content).toMatchObject({ contentValues: { headline: "Spring sale" }, sampleData: [{ name: "example" }, { name: "second customer" }] });
+  await checkA11y(page);
+  await screenshots(page, "hbs-editor-content-editor");
 });

@@ -10,13 +10,14 @@ import { ConflictDialog } from "@/components/editor/conflict-dialog";
 import { CodeEditor, type CodeLanguage, type Mark } from "@/components/editor/lazy-code-editor";
 import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import type { Editor } from "@/components/editor/format";
+import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { formFields, parseData, type TranslationText } from "@/lib/templates/editor-tabs";
-import { fromHbsTabs, locateHbsProblem, toHbsTabs, type HbsContent, type HbsLocation, type HbsTabId, type HbsTabs, type NamedText } from "@/lib/templates/hbs-editor-tabs";
+import { changedHbsTabs, fromHbsTabs, locateHbsProblem, revertHbsTabs, toHbsTabs, type HbsContent, type HbsFileTabId, type HbsLocation, type HbsTabId, type HbsTabs, type NamedText } from "@/lib/templates/hbs-editor-tabs";
 import { ConsolePane, type ConsoleOutput } from "./console-pane";
 import { ContentForm } from "./content-form";
 import { EditorHeading, FileTabsList, ProblemList, readOnlyNote, usePublish } from "./editor-shell";
@@ -77,6 +78,9 @@ const languageOf = (t: HbsTabId): CodeLanguage => (t === "helpers" || t === "scr
 
 type Located = HbsLocation & { message: string };
 
+/** "a", "a and b", "a, b and c". */
+const listOf = (words: string[]) => new Intl.ListFormat("en", { type: "conjunction" }).format(words);
+
 export function HandlebarsEditor({
   template,
   canWrite,
@@ -111,6 +115,8 @@ export function HandlebarsEditor({
   const [previewProblems, setPreviewProblems] = useState<{ path?: string; message: string }[]>([]);
   const [consoleOutput, setConsoleOutput] = useState<ConsoleOutput | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  // A save refused for the person's role (403): the message, and the tabs whose edits it refused.
+  const [roleRefusal, setRoleRefusal] = useState<{ message: string; tabs: HbsFileTabId[] } | null>(null);
   const schemas = useTabSchemas();
   const sampleSchema = useMemo(() => dataSchemaForEditor(tabs.dataSchema), [tabs.dataSchema]);
   const fields = useMemo(() => formFields(tabs.contentFields), [tabs.contentFields]);
@@ -173,6 +179,7 @@ export function HandlebarsEditor({
     onSaved: (_content, s) => {
       setSaved(tabs);
       setServerProblems([]);
+      setRoleRefusal(null);
       setLastEdit({ at: s.updatedAt, by: undefined });
     },
     onReloaded: (d) => {
@@ -180,8 +187,20 @@ export function HandlebarsEditor({
       setSaved(t);
       setTabs(t);
     },
-    onRefused: (e) => void showRefusal(e.details),
+    onRefused: (e) => {
+      void showRefusal(e.details);
+      // why: edits the role may not save would make every later save fail too; say which, and offer to revert them.
+      const refused = e.code === "FORBIDDEN" ? changedHbsTabs(saved, tabs) : [];
+      setRoleRefusal(refused.length ? { message: e.message, tabs: refused } : null);
+    },
   });
+  // The refused edits still here (a tab edited back to its saved text drops out).
+  const stillRefused = roleRefusal ? roleRefusal.tabs.filter((k) => changedHbsTabs(saved, tabs).includes(k)) : [];
+  const revertRefused = () => {
+    setTabs((t) => revertHbsTabs(t, saved, stillRefused));
+    setServerProblems((all) => all.filter((p) => !stillRefused.some((k) => locateHbsProblem(p.path, p.message, tabs)?.tab === k)));
+    setRoleRefusal(null);
+  };
   const { published, publishing, publish, historyKey } = usePublish(template.id, revision, template.publishedVersion, (e) => showRefusal(e.details, true));
 
   const setCode = (k: SingleCode) => (v: string) => setTabs((t) => (t[k] === v ? t : { ...t, [k]: v }));
@@ -234,12 +253,26 @@ export function HandlebarsEditor({
         readOnlyNote={readOnly ? readOnlyNote(role, canContent) : undefined}
       />
 
+      {roleRefusal && stillRefused.length > 0 && (
+        <div role="alert" className="flex flex-col gap-3 rounded-md border border-danger/40 bg-danger-soft p-3 text-sm text-gray-900 sm:flex-row sm:items-center sm:justify-between">
+          <p className="min-w-0 [overflow-wrap:anywhere]">
+            <strong className="font-semibold">Not saved: your role cannot change {listOf(stillRefused.map((k) => tabLabels[k]))}.</strong> {roleRefusal.message}. Revert those edits to save the rest.
+          </p>
+          <Button variant="secondary" size="sm" onClick={revertRefused}>
+            Revert changes to {listOf(stillRefused.map((k) => tabLabels[k]))}
+          </Button>
+        </div>
+      )}
+
       <div className="grid gap-4 lg:grid-cols-2">
         <Tabs value={active} onValueChange={(v) => setActive(v as HbsTabId)} className="flex min-w-0 flex-col">
           <FileTabsList ids={tabIds} labels={tabLabels} hasProblem={hasProblem} />
           {tabIds.map((k) => (
             <TabsContent key={k} value={k} className="flex flex-col gap-2">
-              <p className="text-xs text-gray-600">{tabHints[k]}</p>
+              <p className="text-xs text-gray-600">
+                {tabHints[k]}
+                {k === "sampleData" && readOnly ? " Your role can pick the set to preview with, not change the sets." : ""}
+              </p>
               <div className="flex h-[28rem] flex-col lg:h-[calc(100vh-22rem)] lg:min-h-[24rem]">
                 {k === "content" ? (
                   <div className="h-full overflow-y-auto pr-1">
@@ -262,8 +295,9 @@ export function HandlebarsEditor({
                     onChange={setList(k)}
                     selected={picked[k]}
                     onSelect={(name) => setPicked((p) => ({ ...p, [k]: name }))}
-                    // why: sample data is for previewing, which every role may do; it is saved only by those who can save.
-                    readOnly={k === "sampleData" ? !canSave : readOnly}
+                    // why: sample data is saved with the template, which a content editor may not change (the server
+                    // refuses it, spec: Roles); they still pick the set the preview renders with.
+                    readOnly={readOnly}
                     newText={k === "partials" ? "<p>{{name}}</p>" : k === "scripts" ? "function beforeRender(data) {\n  \n}" : "{\n  \n}"}
                     problemNames={located.filter((l) => tabOfProblem(l) === k && l.file).map((l) => l.file!)}
                     empty={
@@ -273,7 +307,7 @@ export function HandlebarsEditor({
                           ? "No scripts. A script's beforeRender(data) prepares the data before the template runs."
                           : "No sample data sets: the preview renders with {}. Add one to see the template with data."
                     }
-                    editor={(file, onText) => code(k, `${k === "partials" ? "Partial" : k === "scripts" ? "Script" : "Sample data"} ${file.name}`, file.text, onText, file.name, k === "sampleData" ? canSave : !readOnly)}
+                    editor={(file, onText) => code(k, `${k === "partials" ? "Partial" : k === "scripts" ? "Script" : "Sample data"} ${file.name}`, file.text, onText, file.name)}
                   />
                 ) : isSingleCode(k) ? (
                   <div className="h-full overflow-hidden rounded-md border border-gray-300">{code(k, tabLabels[k], tabs[k], setCode(k))}</div>

@@ -142,6 +142,19 @@ export function changesValuesOnly(before: unknown, after: unknown): boolean {
   return canonicalJson(withoutValues(before)) === canonicalJson(withoutValues(after));
 }
 
+/**
+ * The top-level fields other than content values that `after` changes, adds or removes (by
+ * canonical JSON, so key order does not matter), in `after`'s order then `before`'s: what a
+ * content editor's refused save names.
+ */
+export function changedBeyondValues(before: unknown, after: unknown): string[] {
+  const fieldsOf = (c: unknown) => (c !== null && typeof c === "object" && !Array.isArray(c) ? (withoutValues(c) as Record<string, unknown>) : {});
+  const b = fieldsOf(before);
+  const a = fieldsOf(after);
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  return keys.filter((k) => canonicalJson(a[k] ?? null) !== canonicalJson(b[k] ?? null));
+}
+
 /** Whether the two contents hold the same values (by canonical JSON, so key order does not matter). */
 export function sameValues(before: unknown, after: unknown): boolean {
   const values = (c: unknown) => (c && typeof c === "object" ? ((c as Record<string, unknown>).contentValues ?? {}) : {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changesValuesOnly, contentImages, withContent } from "./content-extras";
+import { changedBeyondValues, changesValuesOnly, contentImages, withContent } from "./content-extras";
 import { ComponentContent } from "./schema";
 
 const fields = [
@@ -37,5 +37,13 @@ describe("content fields", () => {
     expect(changesValuesOnly(a, { contentValues: { headline: "B" }, contentFields: fields, composition: base.composition })).toBe(true);
     expect(changesValuesOnly(a, { ...a, contentFields: [fields[0]] })).toBe(false);
     expect(changesValuesOnly(a, { ...a, settings: { locale: "de" } })).toBe(false);
+  });
+
+  it("names the fields beyond the values that a change adds, changes or removes", () => {
+    const a = { ...base, contentValues: { headline: "A" }, sampleData: [{ name: "one", data: { x: 1 } }] };
+    expect(changedBeyondValues(a, { contentValues: { headline: "B" }, sampleData: [{ data: { x: 1 }, name: "one" }], contentFields: fields, composition: base.composition })).toEqual([]);
+    expect(changedBeyondValues(a, { ...a, sampleData: [], settings: { locale: "de" } })).toEqual(["sampleData", "settings"]);
+    const { contentFields: _gone, ...withoutFields } = a;
+    expect(changedBeyondValues(a, withoutFields)).toEqual(["contentFields"]);
   });
 });

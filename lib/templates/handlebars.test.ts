@@ -311,6 +311,30 @@ describe("Handlebars templates", () => {
     expect(pdfImages(file.bytes)).toEqual([expect.objectContaining({ width: 8, height: 8 })]);
   });
 
+  it("take a content editor's save of content values only: a change of sample data answers 403 naming each changed field at its path", async () => {
+    const w = await createTestWorkspace();
+    const base: Json = {
+      templateHtml: "<p>{{content.headline}} {{name}}</p>",
+      contentFields: [{ name: "headline", type: "text", label: "Headline" }],
+      sampleData: [{ name: "example", data: { name: "Ann" } }],
+    };
+    const id = (await createHandlebars(w, "Newsletter", base)).id as string;
+    const editor = (await w.newKey(["template:read", "template:content"])).secret;
+    const save = (content: Json, expectedRevision: number) => api(`/v1/templates/${id}/draft`, { key: editor, method: "PUT", body: { content, expectedRevision } });
+
+    const sample = { ...base, sampleData: [{ name: "renamed", data: { name: "Bo" } }], helpers: "function x() {}", contentValues: { headline: "Hi" } };
+    const refused = await save(sample, 1);
+    expect(refused.status, refused.text).toBe(403);
+    expect(refused.body.error.message).toBe("This key lacks template:write, needed to change helpers and sampleData; it may change only the values of content fields (contentValues)");
+    expect(refused.body.error.details.map((d: { path: string }) => d.path)).toEqual(["content.helpers", "content.sampleData"]);
+
+    // Key order is not a change; the values alone save.
+    const reordered = { sampleData: base.sampleData, contentValues: { headline: "Hi" }, contentFields: base.contentFields, templateHtml: base.templateHtml };
+    const saved = await save(reordered, 1);
+    expect(saved.status, saved.text).toBe(200);
+    expect(saved.body.draftRevision).toBe(2);
+  });
+
   it("answer each save limit of the spec at its bound: at the limit saved, one over 400 LIMIT_EXCEEDED naming the field", async () => {
     const w = await createTestWorkspace();
     const id = (await createHandlebars(w, "Limits", { templateHtml: "x" })).id as string;

@@ -155,6 +155,21 @@ export function locateHbsProblem(path: string | undefined, message: string, tabs
   }
 }
 
+/** The tabs that hold more than content values: what only template:write may change. */
+export type HbsFileTabId = Exclude<HbsTabId, "content">;
+
+/** The tabs whose files differ between `before` and `after`, content values aside. */
+export function changedHbsTabs(before: HbsTabs, after: HbsTabs): HbsFileTabId[] {
+  return (Object.keys(after) as (keyof HbsTabs)[]).filter((k): k is HbsFileTabId => k !== "contentValues" && JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+}
+
+/** `tabs` with the files of `ids` back as in `saved`; content values and the other tabs stay. */
+export function revertHbsTabs(tabs: HbsTabs, saved: HbsTabs, ids: readonly HbsFileTabId[]): HbsTabs {
+  const out = { ...tabs } as Record<keyof HbsTabs, unknown>;
+  for (const k of ids) out[k] = saved[k];
+  return out as HbsTabs;
+}
+
 /** A name for a new file of a list tab: `base`, else `base-2`, `base-3`… not yet taken. */
 export function freeName(base: string, taken: readonly string[]): string {
   if (!taken.includes(base)) return base;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseHandlebarsContent } from "./handlebars-schema";
-import { consoleOf, freeName, fromHbsTabs, hbsNameProblem, hbsStarter, locateHbsProblem, toHbsTabs } from "./hbs-editor-tabs";
+import { changedHbsTabs, consoleOf, freeName, fromHbsTabs, hbsNameProblem, hbsStarter, locateHbsProblem, revertHbsTabs, toHbsTabs } from "./hbs-editor-tabs";
 
 describe("Handlebars editor tabs", () => {
   it("round-trips content through the tabs, and the starter is valid content", () => {
@@ -30,6 +30,16 @@ describe("Handlebars editor tabs", () => {
     ["data", "nested too deep", { tab: "data" }],
   ])("locates %s: %s", (path, message, where) => {
     expect(locateHbsProblem(path, message, { scripts: [{ name: "totals", text: "" }] })).toEqual(where);
+  });
+
+  it("names the tabs changed beyond content values, and reverts just those", () => {
+    const saved = toHbsTabs({ ...hbsStarter("x", {}), contentFields: [{ name: "headline", type: "text", label: "Headline" }] });
+    const edited = { ...saved, sampleData: [{ name: "renamed", text: "{}" }], helpers: "function x() {}", contentValues: { headline: "Hi" } };
+    expect(changedHbsTabs(saved, edited)).toEqual(["helpers", "sampleData"]);
+    expect(changedHbsTabs(saved, { ...saved, contentValues: { headline: "Hi" } })).toEqual([]);
+    const reverted = revertHbsTabs(edited, saved, ["sampleData"]);
+    expect(reverted).toEqual({ ...saved, helpers: "function x() {}", contentValues: { headline: "Hi" } });
+    expect(changedHbsTabs(saved, revertHbsTabs(reverted, saved, ["helpers"]))).toEqual([]);
   });
 
   it("checks names of new files and finds a free one", () => {

@@ -19,7 +19,7 @@ import { blobsOf, resolveResources, usesFiles } from "./resources";
 import { checkHandlebarsSyntax, checkSourceSize, handlebarsResources, usesHandlebarsFiles } from "./handlebars";
 import { parseHandlebarsContent, type HandlebarsContent } from "./handlebars-schema";
 import { ComponentContent } from "./schema";
-import { changesValuesOnly, contentImages } from "./content-extras";
+import { changedBeyondValues, changesValuesOnly, contentImages } from "./content-extras";
 import type { CreateTemplateInput, Draft, Editor, ListTemplatesQuery, Revision, Template, TemplateVersion, UpdateTemplateInput } from "./schemas";
 import { forgetVersions } from "./version-cache";
 
@@ -218,18 +218,29 @@ export async function getDraft(ctx: Ctx, id: string): Promise<Draft> {
  */
 export const isContentEditor = (ctx: Ctx) => !hasScope(ctx, "template:write") && hasScope(ctx, "template:content");
 
+/** "a", "a and b", "a, b and c". */
+const listOf = (words: string[]) => new Intl.ListFormat("en", { type: "conjunction" }).format(words);
+
 /**
  * Saves the draft when expectedRevision is current (draftRevision + 1), else 409 CONFLICT. A
  * content editor's save may change only content field values: anything else answers 403 naming
- * template:write. The revision check keeps the comparison honest: the draft compared is the one
- * the save replaces, or the save answers 409.
+ * template:write and, in `details[].path`, each field it changed (`content.sampleData`). The
+ * revision check keeps the comparison honest: the draft compared is the one the save replaces, or
+ * the save answers 409.
  */
 export async function saveDraft(ctx: Ctx, id: string, input: { content: unknown; expectedRevision: number }): Promise<Draft> {
   if (!isContentEditor(ctx)) requireScope(ctx, "template:write");
   const current = await templateRow(ctx, id);
   const content = parseContentOf(current.kind, input.content);
-  if (isContentEditor(ctx) && !changesValuesOnly(current.draft, content)) {
-    requireScope(ctx, "template:write", "change a template beyond the values of its content fields");
+  if (isContentEditor(ctx)) {
+    const changed = changedBeyondValues(current.draft, content);
+    // why details: the console marks each refused field's tab and offers to revert just those edits.
+    if (changed.length) {
+      const who = ctx.actor.type === "apiKey" ? "This key lacks" : "Your role lacks";
+      throw new AppError("FORBIDDEN", `${who} template:write, needed to change ${listOf(changed)}; it may change only the values of content fields (contentValues)`, {
+        details: changed.map((k) => ({ path: `content.${k}`, message: `changing ${k} needs template:write` })),
+      });
+    }
   }
   return withTx(async (tx) => {
     const t = await repo.saveDraft(tx, ctx.workspaceId, id, input.expectedRevision, content);
