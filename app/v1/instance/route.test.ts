@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createTestWorkspace } from "@/lib/testing/factories";
 import { api } from "@/lib/testing/http";
 import pkg from "@/package.json";
 
@@ -50,5 +51,20 @@ describe("GET /v1/openapi.json", () => {
     expect(again.status).toBe(304);
     expect(again.text).toBe("");
     expect(again.headers.get("etag")).toBe(etag);
+  });
+
+  it("names the console's real session cookie: sent under the documented name, a signed-in person's call is served", async () => {
+    const doc = (await api("/v1/openapi.json")).body;
+    const scheme = doc.components.securitySchemes.ConsoleSession;
+    expect(scheme).toMatchObject({ type: "apiKey", in: "cookie" });
+    // Over https the cookie carries the __Secure- prefix; the description names that form too.
+    expect(scheme.description).toContain(`__Secure-${scheme.name}`);
+
+    const w = await createTestWorkspace();
+    const { cookie } = await w.signIn("owner");
+    const value = cookie.slice(cookie.indexOf("=") + 1);
+    const res = await api("/v1/api-keys", { cookie: `${scheme.name}=${value}` });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.items).toContainEqual(expect.objectContaining({ id: w.keyId }));
   });
 });

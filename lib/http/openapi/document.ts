@@ -198,8 +198,11 @@ export function buildDocument(routes: RouteModule[], publicUrl: string): OpenApi
           ConsoleSession: {
             type: "apiKey",
             in: "cookie",
-            name: "authjs.session-token",
-            description: "A person signed in to the web console at /sign-in (its role decides the scopes); over HTTPS the cookie is __Secure-authjs.session-token.",
+            // why these names: next-auth v4's session cookie, as the sign-in at /api/auth sets it (useSecureCookies follows PUBLIC_URL's scheme).
+            name: "next-auth.session-token",
+            description:
+              "A person signed in to the web console at /sign-in (its role decides the scopes). The cookie is next-auth.session-token; " +
+              "where Folio's PUBLIC_URL is https, it is __Secure-next-auth.session-token instead.",
           },
         },
         headers: {
