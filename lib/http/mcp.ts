@@ -1,7 +1,7 @@
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import type { Ctx } from "../auth/context";
 import { config } from "../config";
-import { unauthorized } from "../errors";
+import { AppError, isAppError, unauthorized } from "../errors";
 import { authenticateKey } from "../keys";
 import { log } from "../log";
 import { buildServer } from "../mcp";
@@ -58,7 +58,7 @@ export async function serveMcp(req: Request): Promise<Response> {
       }),
     );
   } catch (err) {
-    response = errorAnswer(x, err);
+    response = errorAnswer(x, withBearerChallenge(err));
   }
   try {
     response.headers.set("x-request-id", x.requestId);
@@ -67,4 +67,23 @@ export async function serveMcp(req: Request): Promise<Response> {
   }
   logRequest(x, req.method, url.pathname, response.status);
   return response;
+}
+
+/**
+ * A 401 of /v1/mcp with a Bearer challenge that carries Folio's message (RFC 6750 section 3):
+ * `Bearer realm="folio", error="invalid_token", error_description="..."`. why: an MCP host that
+ * meets a 401 without WWW-Authenticate takes it for an OAuth-protected server and starts an
+ * authorization flow (MCP authorization spec), whose failure it shows instead of the reason. The
+ * challenge names no `resource_metadata`: Folio has no authorization server, keys are configured
+ * by hand, so the host has nothing to discover and reports the error. `error` is sent for a
+ * missing key too (RFC 6750 leaves it out there), so that every host shows the description.
+ */
+function withBearerChallenge(err: unknown): unknown {
+  if (!isAppError(err) || err.code !== "UNAUTHORIZED") return err;
+  // why: a quoted-string of the challenge takes printable ASCII without '"' and '\' (RFC 6750 section 3).
+  const description = err.message.replace(/[^\x20-\x7e]|["\\]/g, "");
+  return new AppError(err.code, err.message, {
+    details: err.details,
+    headers: { ...err.headers, "www-authenticate": `Bearer realm="folio", error="invalid_token", error_description="${description}"` },
+  });
 }

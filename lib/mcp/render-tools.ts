@@ -72,7 +72,14 @@ function describe(r: renders.Render): string {
   }
 }
 
-const RenderOutput = z.looseObject({ id: z.string(), state: z.string() });
+/**
+ * The render tools' structured output: the render as the API answers it (lib/renders Render),
+ * every field, so a client that reads the output schema knows result.downloadUrl, error and the
+ * rest. why a copy of the shape: Render carries the document's id, and a schema with an id becomes
+ * a bare $ref to $defs in the tool's JSON Schema, which some hosts do not follow.
+ */
+const RenderOutput = z.object(renders.Render.shape);
+const BatchOutput = z.object(batches.BatchSummary.shape);
 
 async function fileBytes(row: RenderRow): Promise<Buffer> {
   const file = row.fileKey ? await fileStore().get(row.fileKey) : null;
@@ -132,7 +139,7 @@ export function registerRenderTools(server: McpServer, ctx: Ctx) {
         limit: z.number().int().min(1).max(100).default(25),
         cursor: z.string().min(1).max(512).optional().describe("nextCursor of the previous page"),
       }),
-      outputSchema: z.looseObject({ items: z.array(RenderOutput), nextCursor: z.string().optional() }),
+      outputSchema: z.object({ items: z.array(RenderOutput), nextCursor: z.string().optional().describe("Pass as cursor for the next page; absent on the last page") }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     runTool(ctx, async ({ test, ...rest }) => {
@@ -191,7 +198,7 @@ export function registerRenderTools(server: McpServer, ctx: Ctx) {
         "Creates up to 100 renders at once, all or none (each item as render takes it: template or templateVersionId with data, or html). " +
         "Returns the batch summary at once without waiting; follow it with get_batch, and each item's file with get_render. Needs render:create.",
       inputSchema: z.object({ items: z.array(z.object(RenderItem)).min(1).max(100) }),
-      outputSchema: z.looseObject({ id: z.string(), total: z.number(), counts: z.record(z.string(), z.number()) }),
+      outputSchema: BatchOutput,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     runTool(ctx, async ({ items }) => {
@@ -209,7 +216,7 @@ export function registerRenderTools(server: McpServer, ctx: Ctx) {
       title: "Get a batch",
       description: "A batch's summary: how many items are queued, processing, succeeded, failed or cancelled, and each item's render id and state. Needs render:read.",
       inputSchema: z.object({ batchId: z.string().min(1).max(128).describe("The batch's id (bat_...)") }),
-      outputSchema: z.looseObject({ id: z.string(), total: z.number(), counts: z.record(z.string(), z.number()) }),
+      outputSchema: BatchOutput,
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     runTool(ctx, async ({ batchId }) => toolResult(await batches.getBatch(ctx, batchId))),

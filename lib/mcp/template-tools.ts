@@ -2,9 +2,11 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { Ctx } from "../auth/context";
 import { JsonObject } from "../documents/page-settings";
-import { invalidValue } from "../errors";
+import { invalidValue, isAppError, type ErrorDetail } from "../errors";
 import * as templates from "../templates";
 import { dataViolations } from "../templates/data-check";
+import { MAX_DATA_ERRORS } from "../templates/data-errors";
+import { fromDraft, fromTemplateVersion } from "../templates/prepare";
 import { runTool, toolResult } from "./results";
 
 const Id = z.string().min(1).max(128);
@@ -61,6 +63,30 @@ export async function templateResource(ctx: Ctx, id: string) {
 
 const Violation = z.object({ path: z.string().optional(), message: z.string() });
 
+type Target = Awaited<ReturnType<typeof dataSchemaOf>>["of"];
+
+/**
+ * Every problem a render of `of` with `data` would be refused for before it renders, without
+ * rendering: the data schema's violations (all of them), then, when there are none, the template
+ * prepared exactly as the render prepares it (lib/templates/prepare: a component template expanded,
+ * a Handlebars one run in the sandbox), whose 400 BAD_REQUEST names the values the template needs
+ * and the data lacks or has of the wrong type ("Missing value at lines.0.quantity"). Any other
+ * refusal (a limit, an unusable file) is thrown as the render would answer it.
+ */
+async function renderProblems(ctx: Ctx, of: Target, schema: Record<string, unknown> | undefined, data: Record<string, unknown>): Promise<{ violations: ErrorDetail[]; more: boolean }> {
+  const checked = await dataViolations(schema, data);
+  if (checked.violations.length) return checked;
+  try {
+    if ("draft" in of) await fromDraft(ctx, of.templateId, data, undefined);
+    else await fromTemplateVersion(ctx, of.templateVersionId, data);
+    return { violations: [], more: false };
+  } catch (err) {
+    if (!isAppError(err) || err.code !== "BAD_REQUEST") throw err;
+    // why the message: an expansion that stops at MAX_DATA_ERRORS says "More than 100 values ..." (data-errors.ts).
+    return { violations: err.details?.length ? err.details : [{ message: err.message }], more: err.message.startsWith(`More than ${MAX_DATA_ERRORS} `) };
+  }
+}
+
 export function registerTemplateTools(server: McpServer, ctx: Ctx) {
   server.registerTool(
     "list_templates",
@@ -102,18 +128,19 @@ export function registerTemplateTools(server: McpServer, ctx: Ctx) {
     {
       title: "Check data against a template",
       description:
-        "Applies a template's data schema to data and lists EVERY violation with its dot-joined path (up to 100), without rendering anything. " +
-        "Use it before render to fix all problems at once. Give exactly one of template (name), templateId (the draft) or templateVersionId, and data. Needs template:read.",
+        "Checks data as render does before rendering, without rendering anything: applies the template's data schema and lists EVERY violation with its dot-joined path (up to 100); " +
+        "data that fits the schema is then expanded into the template as a render expands it, which lists every value the template needs that the data lacks or has of the wrong type. " +
+        "valid is true exactly when render would take the data. Use it before render to fix all problems at once. Give exactly one of template (name), templateId (the draft) or templateVersionId, and data. Needs template:read.",
       inputSchema: z.object({ ...TemplateTarget, data: JsonObject.describe("The data to check (a JSON object)") }),
       outputSchema: z.looseObject({ valid: z.boolean(), violations: z.array(Violation), more: z.boolean() }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     runTool(ctx, async ({ data, ...target }) => {
       const { schema, of } = await dataSchemaOf(ctx, target);
-      const { violations, more } = await dataViolations(schema, data);
+      const { violations, more } = await renderProblems(ctx, of, schema, data);
       const summary = violations.length
         ? `The data has ${more ? "more than " : ""}${violations.length} problem${violations.length === 1 ? "" : "s"}:\n${violations.map((v) => `- ${v.path ?? "(data)"}: ${v.message}`).join("\n")}`
-        : "The data matches the template's data schema.";
+        : "The data matches the template's data schema and has every value the template uses: render takes it.";
       return toolResult({ valid: violations.length === 0, violations, more, of }, summary);
     }),
   );

@@ -88,6 +88,16 @@ describe("the MCP server at /v1/mcp", () => {
       expect(t.description?.length, t.name).toBeGreaterThan(40);
       expect(t.inputSchema.type, t.name).toBe("object");
     }
+    // The render tools' output schema is the render's, every field of it, not only id and state.
+    const renderFields = ["id", "state", "test", "source", "format", "templateId", "templateVersionId", "batchId", "batchIndex", "createdAt", "updatedAt", "startedAt", "finishedAt", "result", "error"];
+    const outputOf = (name: string) => tools.find((t) => t.name === name)!.outputSchema as { type: string; properties: Record<string, { properties?: Record<string, unknown>; items?: { properties: Record<string, unknown> } }> };
+    for (const name of ["render", "get_render"]) {
+      expect(outputOf(name).type, name).toBe("object");
+      expect(Object.keys(outputOf(name).properties).sort(), name).toEqual([...renderFields].sort());
+      expect(Object.keys(outputOf(name).properties.result!.properties!), name).toEqual(expect.arrayContaining(["downloadUrl", "expiresAt", "pageCount"]));
+    }
+    expect(Object.keys(outputOf("list_renders").properties.items!.items!.properties).sort()).toEqual([...renderFields].sort());
+    for (const name of ["create_batch", "get_batch"]) expect(Object.keys(outputOf(name).properties).sort(), name).toEqual(["counts", "createdAt", "id", "items", "total"]);
     await client.close();
     // A client of the 2026-07-28 revision (per-request envelope, no initialize) is served by the same tools.
     const modern = await connect({ "x-api-key": w.key }, true);
@@ -134,6 +144,45 @@ describe("the MCP server at /v1/mcp", () => {
     const refused = await call(client, "render", { template: template.name, data: BAD });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/^BAD_REQUEST: The data does not match the template's data schema/);
+    await client.close();
+  });
+
+  it("check_data says invalid what render refuses beyond the schema: a value the template needs that the data lacks", async () => {
+    // The schema allows lines without quantity; the template prints each line's quantity without a fallback.
+    const name = `MCP lines ${randomBytes(3).toString("hex")}`;
+    const content = {
+      composition: { root: { type: "repeat", source: { path: ["lines"] }, children: [{ type: "text", text: { parts: ["Qty ", { path: ["quantity"] }] } }] } },
+      dataSchema: { type: "object", properties: { lines: { type: "array", items: { type: "object", properties: { quantity: { type: "integer" } } } } } },
+    };
+    const created = await api("/v1/templates", { key: w.key, body: { name, content } });
+    expect(created.status, created.text).toBe(201);
+    const published = await api(`/v1/templates/${created.body.id}/versions`, { key: w.key, body: { expectedRevision: 1 } });
+    expect(published.status, published.text).toBe(201);
+    const data = { lines: [{ quantity: 2 }, {}, {}] };
+
+    const client = await connect({ "x-api-key": w.key });
+    for (const target of [{ template: name }, { templateVersionId: published.body.id }, { templateId: created.body.id }]) {
+      const checked = await call(client, "check_data", { ...target, data });
+      expect(checked.isError, text(checked)).toBeFalsy();
+      expect(structured(checked), JSON.stringify(target)).toMatchObject({
+        valid: false,
+        more: false,
+        violations: [
+          { path: "lines.1.quantity", message: "missing (no fallback)" },
+          { path: "lines.2.quantity", message: "missing (no fallback)" },
+        ],
+      });
+      expect(text(checked)).toContain("- lines.1.quantity: missing (no fallback)");
+    }
+    // What check_data names is what render refuses; data it calls valid renders.
+    const refused = await call(client, "render", { template: name, data });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("lines.1.quantity");
+    const fixed = { lines: [{ quantity: 2 }, { quantity: 1 }] };
+    expect(structured(await call(client, "check_data", { template: name, data: fixed }))).toMatchObject({ valid: true, violations: [] });
+    const rendered = await call(client, "render", { template: name, data: fixed });
+    expect(rendered.isError, text(rendered)).toBeFalsy();
+    expect(structured(rendered).state).toBe("succeeded");
     await client.close();
   });
 
@@ -209,8 +258,19 @@ describe("the MCP server at /v1/mcp", () => {
 
   it("answers 401 without a valid key and 403 for a foreign Origin or Host, in the error envelope", async () => {
     const post = (headers: Record<string, string>) => api("/v1/mcp", { method: "POST", body: initialize, headers: { ...postHeaders, ...headers } });
-    expectError(await post({}), 401, "UNAUTHORIZED");
-    expectError(await post({ "x-api-key": `folio_${"x".repeat(40)}` }), 401, "UNAUTHORIZED");
+    // A Bearer challenge with Folio's message, and no OAuth resource metadata: hosts show the
+    // message instead of starting an authorization flow.
+    const missing = await post({});
+    expect(expectError(missing, 401, "UNAUTHORIZED").message).toBe("A valid API key is required in the x-api-key header or as Authorization: Bearer <key>");
+    expect(missing.headers.get("www-authenticate")).toBe(
+      'Bearer realm="folio", error="invalid_token", error_description="A valid API key is required in the x-api-key header or as Authorization: Bearer <key>"',
+    );
+    const wrong = await post({ "x-api-key": `folio_${"x".repeat(40)}` });
+    expectError(wrong, 401, "UNAUTHORIZED");
+    expect(wrong.headers.get("www-authenticate")).toBe('Bearer realm="folio", error="invalid_token", error_description="The API key is not valid"');
+    const wrongBearer = await post({ authorization: `Bearer folio_${"y".repeat(40)}` });
+    expect(wrongBearer.headers.get("www-authenticate")).toMatch(/^Bearer realm="folio", error="invalid_token", error_description="[^"]+"$/);
+    expect(wrongBearer.headers.get("www-authenticate")).not.toContain("resource_metadata");
     const foreign = expectError(await post({ "x-api-key": w.key, origin: "https://evil.example" }), 403, "FORBIDDEN");
     expect(foreign.message).toContain("https://evil.example");
     // The SDK's client fails to connect without a key.
@@ -219,7 +279,9 @@ describe("the MCP server at /v1/mcp", () => {
     const base = inject("baseUrl");
     expect((await post({ "x-api-key": w.key, origin: new URL(base).origin })).status).toBe(200);
     // Stateless: no session stream to open or end; after the same checks the SDK answers 405.
-    expectError(await api("/v1/mcp", { headers: { accept: "text/event-stream" } }), 401, "UNAUTHORIZED");
+    const unkeyedGet = await api("/v1/mcp", { headers: { accept: "text/event-stream" } });
+    expectError(unkeyedGet, 401, "UNAUTHORIZED");
+    expect(unkeyedGet.headers.get("www-authenticate")).toMatch(/^Bearer realm="folio", error="invalid_token"/);
     const get = await api("/v1/mcp", { key: w.key, headers: { accept: "text/event-stream" } });
     expect(get.status, get.text).toBe(405);
     const rebound = await requestFrom("127.0.0.1", `${base}/v1/mcp`, { method: "POST", headers: { ...postHeaders, "x-api-key": w.key, host: "attacker.example" }, body: initialize });
