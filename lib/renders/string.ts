@@ -8,6 +8,7 @@ import type { Ctx } from "../auth/context";
 import { runSandbox } from "../sandbox";
 import { countAnswer } from "../usage";
 import { JsonObject } from "../documents/page-settings";
+import { inFields, stringFieldOf } from "../templates/sandbox-fields";
 
 /** Partials as a Handlebars template's may hold them (issue 25: at most 200, names up to 255 characters). */
 export const StringRenderInput = z.strictObject({
@@ -25,12 +26,12 @@ export const StringRenderResult = z.object({ html: z.string() }).meta({ id: "Str
 
 /**
  * Expands the template; answers `{html}`, counted once in the workspace's usage of the day. A syntax
- * error answers 400 naming "template" or "partial <name>" and the line; a step over the sandbox's
- * limits LIMIT_EXCEEDED; neither is counted. `signal` (the request's) ends the step when the client
+ * error answers 400 naming "template" or "partial <name>" and the line, its `details[].path` the
+ * field (`template`, `partials.<name>`); a step over the sandbox's limits LIMIT_EXCEEDED; neither is counted. `signal` (the request's) ends the step when the client
  * goes away.
  */
 export async function renderString(ctx: Ctx, input: StringRenderInput, signal?: AbortSignal): Promise<z.infer<typeof StringRenderResult>> {
-  const { outputs } = await runSandbox({ steps: [{ name: "template", source: input.template }], partials: input.partials, data: input.data ?? {} }, signal);
+  const { outputs } = await inFields(runSandbox({ steps: [{ name: "template", source: input.template }], partials: input.partials, data: input.data ?? {} }, signal), stringFieldOf);
   await countAnswer(ctx, "stringRenders");
   return { html: outputs.template! };
 }

@@ -245,13 +245,15 @@ describe("Handlebars templates", () => {
     };
     const id = (await createHandlebars(w, "Typos", good)).id as string;
     let revision = 1;
-    // Each typo is saved (a save runs nothing), then refused at publish with the file and line it is in.
-    for (const [typo, file, message] of [
-      [{ partials: { row: "<i>\n{{#if this}}</i>" } }, "partial row", /^partial row: Parse error on line 2/],
-      [{ helpers: "function twice(s) {\n  return s +;\n}" }, "helpers.js", /^helpers\.js: Unexpected token .*\(line 2\)$/],
-      [{ scripts: [{ name: "prep", source: "function beforeRender(d {}" }] }, "script prep", /^script prep: /],
+    // Each typo is saved (a save runs nothing), then refused at publish with the file and line it is
+    // in: the message names the file, details[].path the content field that holds it.
+    for (const [typo, field, message] of [
+      [{ partials: { row: "<i>\n{{#if this}}</i>" } }, "partials.row", /^partial row: Parse error on line 2/],
+      [{ helpers: "function twice(s) {\n  return s +;\n}" }, "helpers", /^helpers\.js: Unexpected token .*\(line 2\)$/],
+      [{ scripts: [{ name: "first", source: "function beforeRender(d) { return d; }" }, { name: "prep", source: "function beforeRender(d {}" }] }, "scripts.1", /^script prep: /],
       [{ footer: "{{/each}}" }, "footer", /^footer: Parse error on line 1/],
-      [{ templateHtml: "{{> row}}".repeat(25_001) }, "template", /^template: more than 50,000 syntax nodes/],
+      [{ templateHtml: "<p>\n{{#if a}}</p>" }, "templateHtml", /^template: Parse error on line 2/],
+      [{ templateHtml: "{{> row}}".repeat(25_001) }, "templateHtml", /^template: more than 50,000 syntax nodes/],
     ] as [Json, string, RegExp][]) {
       const saved = await api(`/v1/templates/${id}/draft`, { key: w.key, method: "PUT", body: { content: { ...good, ...typo }, expectedRevision: revision } });
       expect(saved.status, saved.text).toBe(200);
@@ -259,7 +261,7 @@ describe("Handlebars templates", () => {
       const refused = await api(`/v1/templates/${id}/versions`, { key: w.key, body: { expectedRevision: revision } });
       expect(refused.status, refused.text).toBe(400);
       expect(refused.body.error.message).toMatch(message);
-      expect(refused.body.error.details[0].path).toBe(file);
+      expect(refused.body.error.details[0].path).toBe(field);
     }
     expect((await api(`/v1/templates/${id}/versions`, { key: w.key })).body.items).toEqual([]);
     // A stale revision is a conflict, whatever the draft holds; a content editor may not publish this
@@ -278,6 +280,7 @@ describe("Handlebars templates", () => {
     const render = await api("/v1/renders", { key: w.key, body: { templateVersionId: published.body.id, data: { rows: [1] } } });
     expect(render.status).toBe(400);
     expect(render.body.error.message).toMatch(/^script prep: .*beforeRender/);
+    expect(render.body.error.details).toEqual([expect.objectContaining({ path: "scripts.0" })]);
   });
 
   it("show an image content field: {{content.<name>}} is the address its asset loads from, resolved, and copied by a version", async () => {

@@ -17,6 +17,7 @@ import { checkFileLimits, heldResources, IMAGE_KINDS, noResources, type Template
 import { parsedOnce } from "./parsed-once";
 import { contentImages, templateData } from "./content-extras";
 import { refuseViolations, schemaCheckOf } from "./data-check";
+import { handlebarsFieldOf, inFields } from "./sandbox-fields";
 
 type Data = Record<string, unknown>;
 
@@ -130,10 +131,11 @@ function sandboxFiles(content: HandlebarsContent) {
  * Publishing's check of a Handlebars draft (docs/api.md, Handlebars templates): every file parsed
  * or compiled in the sandbox for its syntax and its limits of syntax nodes and nesting, none of it
  * run, so that a published version never fails every render for a typo. Throws as a render's
- * steps do: 400 BAD_REQUEST naming the file and line, 400 LIMIT_EXCEEDED.
+ * steps do: 400 BAD_REQUEST naming the file and line, 400 LIMIT_EXCEEDED; `details[].path` is the
+ * content field that holds the file (sandbox-fields.ts).
  */
 export async function checkHandlebarsSyntax(content: HandlebarsContent): Promise<void> {
-  await runSandbox({ ...sandboxFiles(content), data: {}, compileOnly: true });
+  await inFields(runSandbox({ ...sandboxFiles(content), data: {}, compileOnly: true }), (file) => handlebarsFieldOf(file, content));
 }
 
 export type PreparedHandlebars = { document: CallerDocument; assets: AssetRef[]; console: SandboxConsoleEntry[] };
@@ -156,7 +158,10 @@ export async function prepareHandlebars(
 ): Promise<PreparedHandlebars> {
   const resources = options.resources ?? noResources;
   // The data schema is applied in the same sandbox job, before the steps (one crossing).
-  const result = await runSandbox({ ...sandboxFiles(content), data: templateData(content, data, lang, assetAddress), check: schemaCheckOf(content.dataSchema, data) });
+  const result = await inFields(
+    runSandbox({ ...sandboxFiles(content), data: templateData(content, data, lang, assetAddress), check: schemaCheckOf(content.dataSchema, data) }),
+    (file) => handlebarsFieldOf(file, content),
+  );
   refuseViolations(result.check);
   const html = result.outputs.template ?? "";
   const settings = content.settings;

@@ -107,11 +107,12 @@ export function fromHbsTabs(tabs: HbsTabs): HbsBuilt {
 export type HbsLocation = { tab: HbsTabId | "data"; file?: string; line?: number };
 
 /**
- * Where a 400's `details[].path` and message point. A preview's sandbox errors name the file
- * ("template", "header", "partial invoice-row", "helpers.js", "script totals") with the line in the
- * message ("Parse error on line 2", "(line 2)"); an exception thrown in helpers.js or a script while
- * another file runs says so at the end ("(helpers.js line 2)", "(script totals line 3)"), and that
- * file is where to look. A save's paths start with `content.` ("content.partials.row", "content.scripts.0.source").
+ * Where a 400's `details[].path` and message point. A preview's or publish's sandbox errors name
+ * the content field of the file (`templateHtml`, `header`, `partials.invoice-row`, `helpers`,
+ * `scripts.0`) with the line in the message ("Parse error on line 2", "(line 2)"); an exception
+ * thrown in helpers.js or a script while another file runs says so at the end ("(helpers.js line
+ * 2)", "(script totals line 3)"), and that file is where to look. A save's paths are the same
+ * fields under `content.` ("content.partials.row", "content.scripts.0.source").
  */
 export function locateHbsProblem(path: string | undefined, message: string, tabs?: Pick<HbsTabs, "scripts">): HbsLocation | undefined {
   if (!path) return undefined;
@@ -120,11 +121,6 @@ export function locateHbsProblem(path: string | undefined, message: string, tabs
   const lineOf = /(?:Parse error on line|\(line) (\d+)/.exec(message);
   const line = lineOf ? Number(lineOf[1]) : undefined;
   const at = (loc: HbsLocation): HbsLocation => (line === undefined ? loc : { ...loc, line });
-  if (path === "template") return at({ tab: "templateHtml" });
-  if (path === "header" || path === "footer") return at({ tab: path });
-  if (path === "helpers.js") return at({ tab: "helpers" });
-  if (path.startsWith("partial ")) return at({ tab: "partials", file: path.slice("partial ".length) });
-  if (path.startsWith("script ")) return at({ tab: "scripts", file: path.slice("script ".length) });
   if (path === "data" || path.startsWith("data.")) return { tab: "data" };
   const p = path.replace(/^content\./, "");
   const [head, second] = p.split(".");
@@ -132,6 +128,7 @@ export function locateHbsProblem(path: string | undefined, message: string, tabs
     case "templateHtml":
     case "header":
     case "footer":
+      return at({ tab: head });
     case "settings":
     case "stylesheets":
     case "dataSchema":
@@ -139,12 +136,13 @@ export function locateHbsProblem(path: string | undefined, message: string, tabs
     case "sampleData":
       return { tab: head };
     case "helpers":
-      return { tab: "helpers" };
+      return at({ tab: "helpers" });
     case "partials":
-      return { tab: "partials", file: second };
+      // why not `second`: a partial's name may hold dots (row.item).
+      return at(p === "partials" ? { tab: "partials" } : { tab: "partials", file: p.slice("partials.".length) });
     case "scripts": {
-      const i = Number(second);
-      return { tab: "scripts", file: Number.isInteger(i) ? tabs?.scripts[i]?.name : undefined };
+      const file = second === undefined ? undefined : tabs?.scripts[Number(second)]?.name;
+      return at(file === undefined ? { tab: "scripts" } : { tab: "scripts", file });
     }
     case "translations":
       return { tab: "translations", file: second };

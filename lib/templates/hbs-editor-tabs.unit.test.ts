@@ -17,12 +17,14 @@ describe("Handlebars editor tabs", () => {
   });
 
   it.each([
-    ["template", "Parse error on line 2:\n...", { tab: "templateHtml", line: 2 }],
-    ["partial invoice-row", "Parse error on line 3", { tab: "partials", file: "invoice-row", line: 3 }],
-    ["helpers.js", "Unexpected token '}' (line 2)", { tab: "helpers", line: 2 }],
-    ["template", "TypeError: x is null (helpers.js line 2)", { tab: "helpers", line: 2 }],
-    ["script totals", "RangeError: no rates (script totals line 3)", { tab: "scripts", file: "totals", line: 3 }],
-    ["script totals", "Unexpected token ';' (line 2)", { tab: "scripts", file: "totals", line: 2 }],
+    ["templateHtml", "Parse error on line 2:\n...", { tab: "templateHtml", line: 2 }],
+    ["partials.invoice-row", "Parse error on line 3", { tab: "partials", file: "invoice-row", line: 3 }],
+    ["partials.row.item", "Parse error on line 1", { tab: "partials", file: "row.item", line: 1 }],
+    ["helpers", "Unexpected token '}' (line 2)", { tab: "helpers", line: 2 }],
+    ["templateHtml", "TypeError: x is null (helpers.js line 2)", { tab: "helpers", line: 2 }],
+    ["scripts.0", "RangeError: no rates (script totals line 3)", { tab: "scripts", file: "totals", line: 3 }],
+    ["scripts.0", "Unexpected token ';' (line 2)", { tab: "scripts", file: "totals", line: 2 }],
+    ["scripts", "used more than 2 s of CPU", { tab: "scripts" }],
     ["footer", "Parse error on line 1", { tab: "footer", line: 1 }],
     ["content.partials.row", "too long", { tab: "partials", file: "row" }],
     ["content.scripts.0.source", "too long", { tab: "scripts", file: "totals" }],

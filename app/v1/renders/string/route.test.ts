@@ -47,6 +47,8 @@ describe("POST /v1/renders/string", () => {
     expect(t.details).toEqual([expect.objectContaining({ path: "template" })]);
     const p = expectError(await renderString(w.key, { template: "{{> invoice-row}}", partials: { "invoice-row": "x\n\n{{/each}}" } }), 400, "BAD_REQUEST");
     expect(p.message).toMatch(/^partial invoice-row: Parse error on line 3/);
+    // details[].path names the request field that holds the file, as for any other bad value.
+    expect(p.details).toEqual([expect.objectContaining({ path: "partials.invoice-row" })]);
   });
 
   it("answers LIMIT_EXCEEDED for a partial that includes itself, and the next request works", async () => {
