@@ -1,11 +1,15 @@
 import { createHash } from "node:crypto";
+import fsp from "node:fs/promises";
+import path from "node:path";
 import { refuseWhileSuspended } from "../auth/context";
+import { config } from "../config";
 import { db, withTx } from "../db/client";
 import { AppError, notFound, type ErrorDetail } from "../errors";
 import { verifyUploadToken } from "../files/links";
 import { fileStore } from "../files/store";
 import { enqueue } from "../jobs/boss";
 import { log } from "../log";
+import { makePrivateDir } from "../private-files";
 import { toAsset, uploadHeaders, type Asset } from ".";
 import { blobKey } from "../documents/asset-refs";
 import * as repo from "./repository";
@@ -49,47 +53,65 @@ export async function uploadAsset(token: string, req: UploadRequest): Promise<As
     throw refused(`The upload does not match asset ${asset.id}: ${problems.map((p) => `${p.path!.slice(8)} ${p.message}`).join("; ")}`, problems);
   }
 
-  const bytes = await readExactly(req.body, asset.size, asset.id);
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
-  if (sha256 !== asset.sha256) {
-    throw refused(`The upload's SHA-256 is ${sha256} but asset ${asset.id} was registered with ${asset.sha256}; nothing was stored`, [
-      { path: "body", message: `has SHA-256 ${sha256}, not the registered ${asset.sha256}` },
-    ]);
+  const spool = await spoolExactly(req.body, asset.size, asset.id);
+  try {
+    if (spool.sha256 !== asset.sha256) {
+      throw refused(`The upload's SHA-256 is ${spool.sha256} but asset ${asset.id} was registered with ${asset.sha256}; nothing was stored`, [
+        { path: "body", message: `has SHA-256 ${spool.sha256}, not the registered ${asset.sha256}` },
+      ]);
+    }
+    if (asset.state === "ready") return toAsset(asset);
+    return await store(asset.workspaceId, asset.id, spool.file);
+  } finally {
+    await fsp.rm(spool.dir, { recursive: true, force: true });
   }
-  if (asset.state === "ready") return toAsset(asset);
-  return store(asset.workspaceId, asset.id, bytes);
 }
 
 /**
- * The body, exactly `size` bytes: 400 when it ends short or goes on past them (reading stops one
- * chunk past the size, so a body longer than its Content-Length said is never buffered whole).
+ * The body, exactly `size` bytes, written as it arrives to a spool file in a private folder of
+ * DATA_DIR (never held whole in memory: an asset may be 50 MB, and uploads run side by side),
+ * with its SHA-256: 400 when it ends short or goes on past them (reading stops one chunk past the
+ * size). The caller removes `dir`.
  */
-async function readExactly(body: AsyncIterable<Uint8Array>, size: number, assetId: string): Promise<Buffer> {
-  const out = Buffer.allocUnsafe(size);
+async function spoolExactly(body: AsyncIterable<Uint8Array>, size: number, assetId: string): Promise<{ dir: string; file: string; sha256: string }> {
+  const parent = path.join(config().DATA_DIR, "uploads");
+  makePrivateDir(parent);
+  const dir = await fsp.mkdtemp(path.join(parent, "upload-"));
+  const file = path.join(dir, "body");
+  const out = await fsp.open(file, "wx", 0o600);
+  const hash = createHash("sha256");
   let filled = 0;
-  // why not for-await: leaving that loop early destroys the request, and with it the socket the
-  // refusal must be sent on.
-  const it = body[Symbol.asyncIterator]();
-  for (;;) {
-    const { value, done } = await it.next();
-    if (done) break;
-    if (filled + value.byteLength > size) {
-      throw refused(`The upload is longer than the ${size} bytes registered for asset ${assetId}; nothing was stored`, [{ path: "body", message: `is longer than ${size} bytes` }]);
+  try {
+    // why not for-await: leaving that loop early destroys the request, and with it the socket the
+    // refusal must be sent on.
+    const it = body[Symbol.asyncIterator]();
+    for (;;) {
+      const { value, done } = await it.next();
+      if (done) break;
+      if (filled + value.byteLength > size) {
+        throw refused(`The upload is longer than the ${size} bytes registered for asset ${assetId}; nothing was stored`, [{ path: "body", message: `is longer than ${size} bytes` }]);
+      }
+      hash.update(value);
+      await out.write(value);
+      filled += value.byteLength;
     }
-    out.set(value, filled);
-    filled += value.byteLength;
+    if (filled < size) {
+      throw refused(`The upload ended after ${filled} of the ${size} bytes registered for asset ${assetId}; nothing was stored`, [{ path: "body", message: `has ${filled} bytes, not ${size}` }]);
+    }
+  } catch (e) {
+    await out.close();
+    await fsp.rm(dir, { recursive: true, force: true });
+    throw e;
   }
-  if (filled < size) {
-    throw refused(`The upload ended after ${filled} of the ${size} bytes registered for asset ${assetId}; nothing was stored`, [{ path: "body", message: `has ${filled} bytes, not ${size}` }]);
-  }
-  return out;
+  await out.close();
+  return { dir, file, sha256: hash.digest("hex") };
 }
 
 /**
  * Stores the blob (unless the workspace has this content already) and marks the asset ready, under
  * the workspace's storage lock, checking maxStorageBytes once more at this moment.
  */
-async function store(workspaceId: string, assetId: string, bytes: Buffer): Promise<Asset> {
+async function store(workspaceId: string, assetId: string, file: string): Promise<Asset> {
   let wrote: string | undefined;
   try {
     return await withTx(async (tx) => {
@@ -107,7 +129,7 @@ async function store(workspaceId: string, assetId: string, bytes: Buffer): Promi
           );
         }
         const key = blobKey(workspaceId, a.sha256);
-        await fileStore().put(key, bytes, a.mediaType);
+        await fileStore().putFile(key, file, a.mediaType);
         wrote = a.sha256;
         await repo.insertBlob(tx, { workspaceId, sha256: a.sha256, size: a.size, mediaType: a.mediaType, storageKey: key });
       }

@@ -13,6 +13,8 @@ import { makePrivateDir, writePrivateFile, writePrivateFileAsync } from "../priv
  */
 export interface FileStore {
   put(key: string, body: Uint8Array, contentType: string): Promise<void>;
+  /** Stores the file at `file` (a private spool file of this process's, read as a stream, never whole in memory) under `key`. */
+  putFile(key: string, file: string, contentType: string): Promise<void>;
   /** The file, as a stream or (small files) its bytes; null when it does not exist. */
   get(key: string): Promise<{ body: Readable | Uint8Array; size?: number } | null>;
   delete(keys: string[]): Promise<void>;
@@ -55,6 +57,20 @@ class LocalStore implements FileStore {
     }
   }
 
+  async putFile(key: string, file: string) {
+    const p = this.file(key);
+    const dir = path.dirname(p);
+    if (!this.folders.has(dir)) {
+      makePrivateDir(dir);
+      this.folders.add(dir);
+    }
+    const tmp = `${p}.${process.pid}.${Date.now()}.tmp`;
+    // why a copy and not a rename: the spool folder may be on another file system than the store.
+    await fsp.copyFile(file, tmp);
+    await fsp.chmod(tmp, 0o600);
+    await fsp.rename(tmp, p);
+  }
+
   async get(key: string) {
     const p = this.file(key);
     try {
@@ -85,6 +101,11 @@ class S3Store implements FileStore {
 
   async put(key: string, body: Uint8Array, contentType: string) {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+
+  async putFile(key: string, file: string, contentType: string) {
+    const { size } = await fsp.stat(file);
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: fs.createReadStream(file), ContentLength: size, ContentType: contentType }));
   }
 
   async get(key: string) {

@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import net from "node:net";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, inject, it } from "vitest";
@@ -39,7 +41,14 @@ async function expectNothingStored(w: TestWorkspace, r: Registered) {
   expect(s.state).toBe("pending");
   expect(s.blob).toBeUndefined();
   expect(s.bytes).toBeUndefined();
+  // An upload is spooled to a private file as it arrives (never held whole in memory): none is left behind.
+  await expect.poll(() => spoolsLeft()).toEqual([]);
 }
+
+const spoolsLeft = () => {
+  const dir = path.join(inject("dataDir"), "uploads");
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+};
 
 function expectRefusal(res: Awaited<ReturnType<typeof putRaw>>, status: number, code: string) {
   expect(res.status, res.text).toBe(status);
@@ -73,6 +82,7 @@ describe("PUT {uploadUrl}", () => {
     expect(s.state).toBe("ready");
     expect(s.blob).toMatchObject({ size: 300, mediaType: "font/woff2", storageKey: `assets/${w.id}/${r.sha256}` });
     expect(s.bytes?.equals(Buffer.from(r.bytes))).toBe(true);
+    expect(spoolsLeft()).toEqual([]);
 
     const got = await api(`/v1/assets/${r.id}`, { key: w.key });
     const file = await fetch(got.body.downloadUrl);
