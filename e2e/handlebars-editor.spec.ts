@@ -86,6 +86,26 @@ test("a member creates a Handlebars template, edits it and a helper with a live 
   await expect(page.getByText("Published version 1").first()).toBeVisible();
   await checkA11y(page);
   await screenshots(page, "hbs-editor");
+
+  // Later edits compared with version 1: file by file, each a line diff whose long lines wrap.
+  const long = "Changed after publishing, with a heading long enough to wrap in the dialog at any width, {{title}}";
+  await replaceCode(page, "template.html", body(long));
+  await page.getByRole("tab", { name: "Partials" }).click();
+  await replaceCode(page, "Partial line", '<tr><td>{{description}}</td><td style="text-align: right">{{money amount}}</td><td>new</td></tr>');
+  await page.getByRole("button", { name: "Versions" }).click();
+  await page.getByRole("button", { name: "Open version 1" }).click();
+  const diff = page.getByRole("region", { name: "Changes between this version and the draft" });
+  const templateDiff = diff.getByRole("region", { name: "template.html: changed" });
+  await expect(templateDiff.getByRole("deletion")).toHaveText("  <h1>Saved {{title}}</h1>");
+  await expect(templateDiff.getByRole("insertion")).toHaveText(`  <h1>${long}</h1>`);
+  await expect(diff.getByRole("region", { name: "Partial line: changed" }).getByRole("insertion")).toContainText("<td>new</td>");
+  await expect(diff).toContainText("Unchanged: helpers.js, Script totals, Page header, Page footer, Page settings, Sample data example.");
+  expect(await diff.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+  await checkA11y(page);
+  await screenshots(page, "hbs-editor-version-diff");
+  await page.getByRole("tab", { name: "Content (read-only)" }).click();
+  await expect(page.getByRole("region", { name: "Content of version 1" }).getByRole("region", { name: "helpers.js" })).toContainText('console.log("money for", value);');
+  await screenshots(page, "hbs-editor-version-content");
 });
 
 test("a content editor opens a Handlebars template: sample data is read only but picks the preview's data, and a content field's value saves", async ({ page }) => {

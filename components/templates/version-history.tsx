@@ -1,9 +1,10 @@
 // VersionHistory: the template's published versions, each with its id (what POST /v1/renders takes
 // as templateVersionId) and a ready request to copy. Open one read-only, preview it with the sample
-// data, see how it differs from the draft being edited (a line diff of the content, keys in a stable
-// order), or make a real render of it with chosen data (RenderVersionForm).
+// data, see how it differs from the draft being edited (file by file, each a line diff, JSON with its
+// keys in a stable order), or make a real render of it with chosen data (RenderVersionForm).
 "use client";
 import { useEffect, useState } from "react";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -11,8 +12,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { versionRenderCommand } from "@/lib/console/version-request";
-import { contentChanges } from "@/lib/templates/content-diff";
-import { json } from "@/lib/templates/editor-tabs";
+import { contentChanges, contentFiles } from "@/lib/templates/content-diff";
 import { formatWhen } from "@/components/editor/format";
 import { PreviewPane } from "./preview-pane";
 import { RenderVersionForm, type RenderVersionAction } from "./render-version-form";
@@ -76,7 +76,9 @@ export function VersionHistory({
         if (!o) setRendering(null);
         onOpenChange(o);
       }}
-      title={rendering ? `Render version ${rendering.version}` : selected ? `Version ${selected.version}` : "Published versions"} className="max-w-5xl">
+      title={rendering ? `Render version ${rendering.version}` : selected ? `Version ${selected.version}` : "Published versions"}
+      // why sm: the panel's own max-w-lg comes later in the stylesheet than max-w-5xl and won; a variant comes after both.
+      className="sm:max-w-5xl">
       {failure && (
         <p role="alert" className="mb-3 text-sm font-medium text-danger">
           {failure}
@@ -152,7 +154,7 @@ export function VersionHistory({
             </Button>
           </div>
           <Tabs defaultValue="diff">
-            <TabsList aria-label={`Version ${selected.version}`}>
+            <TabsList aria-label={`Version ${selected.version}`} className="flex-wrap">
               <TabsTrigger value="diff">Changes against the draft</TabsTrigger>
               <TabsTrigger value="content">Content (read-only)</TabsTrigger>
               <TabsTrigger value="render">Render with sample data</TabsTrigger>
@@ -161,9 +163,14 @@ export function VersionHistory({
               <Diff version={selected.content} draft={draft} />
             </TabsContent>
             <TabsContent value="content">
-              <pre tabIndex={0} aria-label={`Content of version ${selected.version}`} className="max-h-[60vh] overflow-auto rounded-md border border-gray-200 bg-gray-50 p-3 font-mono text-xs text-gray-900">
-                {json(selected.content)}
-              </pre>
+              <div role="region" tabIndex={0} aria-label={`Content of version ${selected.version}`} className="max-h-[60vh] space-y-4 overflow-y-auto rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+                {contentFiles(selected.content).map((f) => (
+                  <section key={f.id} aria-label={f.label}>
+                    <h3 className="mb-1 font-mono text-sm font-medium text-gray-900 [overflow-wrap:anywhere]">{f.label}</h3>
+                    <pre className="rounded-md border border-gray-200 bg-gray-50 p-3 font-mono text-xs whitespace-pre-wrap text-gray-900 [overflow-wrap:anywhere]">{f.text}</pre>
+                  </section>
+                ))}
+              </div>
             </TabsContent>
             <TabsContent value="render">
               <div className="h-[60vh]">
@@ -177,31 +184,50 @@ export function VersionHistory({
   );
 }
 
-/** A line diff of the content with keys in a stable order: removed lines (only in the version) and added lines (only in the draft). */
+const statusWords = { added: "Only in the draft", removed: "Only in this version", changed: "Changed" } as const;
+
+/**
+ * The changes file by file (template.html, each partial, helpers.js, each sample data set…), each a
+ * line diff with long unchanged runs cut; lines wrap, so nothing scrolls sideways.
+ */
 function Diff({ version, draft }: { version: unknown; draft: unknown }) {
   const changes = contentChanges(version, draft);
   if (changes.same) return <p className="text-sm text-gray-700">No changes: the draft holds the same content as this version.</p>;
-  const parts = changes.parts;
   return (
     <div>
       <p className="mb-2 text-xs text-gray-700">
         <span className="font-mono text-danger">−</span> only in this version · <span className="font-mono text-success">+</span> only in the draft
       </p>
-      <pre tabIndex={0} aria-label="Changes between this version and the draft" className="max-h-[60vh] overflow-auto rounded-md border border-gray-200 bg-white font-mono text-xs">
-        {parts.flatMap((p, i) =>
-          p.value
-            .replace(/\n$/, "")
-            .split("\n")
-            .map((line, j) => (
-              <div key={`${i}-${j}`} className={cn("px-3", p.added && "bg-success-soft text-gray-900", p.removed && "bg-danger-soft text-gray-900")}>
-                <span aria-hidden="true" className={cn("mr-2 inline-block w-3 select-none", p.added ? "text-success" : p.removed ? "text-danger" : "text-gray-500")}>
-                  {p.added ? "+" : p.removed ? "−" : " "}
-                </span>
-                {p.added ? <ins className="no-underline">{line}</ins> : p.removed ? <del className="no-underline">{line}</del> : line}
-              </div>
-            )),
-        )}
-      </pre>
+      <div role="region" tabIndex={0} aria-label="Changes between this version and the draft" className="max-h-[60vh] space-y-4 overflow-y-auto rounded-md focus-visible:outline-2 focus-visible:outline-ring">
+        {changes.files.map((f) => (
+          <section key={f.id} aria-label={`${f.label}: ${statusWords[f.status].toLowerCase()}`}>
+            <h3 className="mb-1 flex flex-wrap items-center gap-2 text-sm font-medium text-gray-900">
+              <span className="font-mono [overflow-wrap:anywhere]">{f.label}</span>
+              <Badge tone={f.status === "added" ? "success" : f.status === "removed" ? "danger" : "neutral"}>{statusWords[f.status]}</Badge>
+            </h3>
+            <div className="rounded-md border border-gray-200 bg-white py-1 font-mono text-xs">
+              {f.lines.map((l, i) =>
+                l.kind === "skipped" ? (
+                  <div key={i} className="bg-gray-50 px-3 py-0.5 text-gray-600">
+                    … {l.count} unchanged {l.count === 1 ? "line" : "lines"}
+                  </div>
+                ) : (
+                  <div key={i} className={cn("flex px-3", l.kind === "added" && "bg-success-soft text-gray-900", l.kind === "removed" && "bg-danger-soft text-gray-900")}>
+                    <span aria-hidden="true" className={cn("mr-2 w-3 shrink-0 select-none", l.kind === "added" ? "text-success" : l.kind === "removed" ? "text-danger" : "text-gray-500")}>
+                      {l.kind === "added" ? "+" : l.kind === "removed" ? "−" : " "}
+                    </span>
+                    {/* why pre-wrap and anywhere: indentation stays, and a long line wraps instead of widening the dialog. */}
+                    <span className="min-w-0 flex-1 whitespace-pre-wrap [overflow-wrap:anywhere]">
+                      {l.kind === "added" ? <ins className="no-underline">{l.text || " "}</ins> : l.kind === "removed" ? <del className="no-underline">{l.text || " "}</del> : l.text || " "}
+                    </span>
+                  </div>
+                ),
+              )}
+            </div>
+          </section>
+        ))}
+        {changes.unchanged.length > 0 && <p className="text-xs text-gray-600">Unchanged: {changes.unchanged.join(", ")}.</p>}
+      </div>
     </div>
   );
 }
