@@ -1,13 +1,12 @@
 #!/usr/bin/env node
-// The `folio` command. A published package runs its built CLI; in Folio's own checkout, where the
-// package is not built, the TypeScript source runs through tsx (a development dependency there).
+// The `folio` command: the built CLI (dist/, which `npm pack` and `npm publish` build first), with
+// no TypeScript loader. In Folio's own checkout, `npm run cli` runs the sources instead.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const built = new URL("../dist/cli.js", import.meta.url);
+const built = new URL("../dist/bin.js", import.meta.url);
 if (existsSync(fileURLToPath(built))) await import(built.href);
 else {
-  const { register } = await import("tsx/esm/api");
-  register();
-  await import(new URL("../src/cli.ts", import.meta.url).href);
+  console.error(`folio: ${fileURLToPath(built)} is missing: this copy of @folio/client is not built. Run \`npm run build\` in its folder, or \`npm run cli -- …\` in Folio's checkout.`);
+  process.exitCode = 1;
 }

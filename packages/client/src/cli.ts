@@ -1,13 +1,14 @@
 // The `folio` command line (README of this package): renders to files with a progress line,
 // lists, and pushes/pulls a folder of workspace files. FOLIO_API_KEY and FOLIO_URL configure it.
-// Exit codes by error class (EXIT below), `--json` for programs.
+// Exit codes by error class (EXIT below), `--json` for programs. bin.ts runs it.
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Folio } from "./client.js";
 import { FolioError } from "./errors.js";
-import { downloadRender } from "./node.js";
-import type { Render, RenderRequest } from "./types.js";
+import { downloadBatchPdf, downloadRender } from "./node.js";
+import type { BatchSummary, components, QueryOf, Render, RenderRequest, ReportRequest } from "./types.js";
+import { VERSION } from "./version.js";
 
 /** Exit codes: one per class of error, so scripts can branch without parsing text. */
 export const EXIT = { ok: 0, unexpected: 1, usage: 2, auth: 3, notFound: 4, invalid: 5, limited: 6, renderFailed: 7, unavailable: 8 } as const;
@@ -19,16 +20,35 @@ Commands:
   render --template <name|id> [--data f]   render a template's newest published version with a JSON data file
       -o, --out <file>     where to write the file (default: the input's name with .pdf/.png/.jpg)
       --format pdf|png|jpeg   --test   --timeout <seconds> (default 600)
-  renders list [--state <s>] [--limit <n>]
+  report --template <name> [--data f]      the Reports API: a published template by name, straight to a file
+      -o, --out <file>     --format pdf|png|html|xlsx (default pdf)   --locale <tag, e.g. de-DE>
+  batch <items.json>                       render 1 to 100 items at once and wait for all of them
+                                           (the file: {"items": [...]} or [...], each item what POST /v1/renders takes)
+      -o, --out <file>     also write the combined PDF   --test   --timeout <seconds> (default 600)
+  batches get <id>                         a batch's summary
+  batches pdf <id> [-o <file>]             download a batch's combined PDF (default <id>.pdf)
+  renders list [--state <s>] [--limit <n>] [--cursor <c>]
   renders get <id>
-  templates list [--limit <n>]
+  renders cancel <id>                      cancel a queued or processing render
+  templates list [--limit <n>] [--cursor <c>]
   files pull <folder path> <local dir>     copy a workspace folder's text files to disk ("/" for the top)
   files push <local dir> <folder path>     create or update text files from disk (folders made as needed)
 
 Options: --json (machine-readable output), --url <address> (or FOLIO_URL), -h/--help, --version.
+Lists print one page; --cursor <c> (printed under a page that has more) asks for the next.
 The API key comes from FOLIO_API_KEY.`;
 
 type Out = { json: boolean; progress: (line: string) => void; done: () => void };
+
+/** A mistake in the command's arguments or files: told in one line, exit 2. */
+class UsageError extends Error {}
+
+const RENDER_STATES = ["queued", "processing", "succeeded", "failed", "cancelled"] as const satisfies readonly NonNullable<QueryOf<"/v1/renders", "get">["state"]>[];
+const RENDER_FORMATS = ["pdf", "png", "jpeg"] as const satisfies readonly NonNullable<RenderRequest["format"]>[];
+const REPORT_FORMATS = ["pdf", "png", "html", "xlsx"] as const satisfies readonly ReportRequest["format"][];
+const extensions: Record<string, string> = { pdf: "pdf", png: "png", jpeg: "jpg", html: "html", xlsx: "xlsx" };
+
+const oneOf = <T extends string>(values: readonly T[], value: string): value is T => values.some((v) => v === value);
 
 export async function main(argv: string[], env: Record<string, string | undefined> = process.env): Promise<number> {
   let parsed;
@@ -44,9 +64,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
         test: { type: "boolean", default: false },
         template: { type: "string" },
         data: { type: "string" },
+        locale: { type: "string" },
         timeout: { type: "string" },
         state: { type: "string" },
         limit: { type: "string" },
+        cursor: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", default: false },
       },
@@ -55,17 +77,30 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return usage((e as Error).message);
   }
   const { values: o, positionals: args } = parsed;
-  if (o.version) return print(o.json, { version: "0.1.0" }, "folio 0.1.0"), EXIT.ok;
-  if (o.help || args.length === 0) return console.log(USAGE), o.help ? EXIT.ok : EXIT.usage;
+  if (o.version) return print(o.json, { version: VERSION }, `folio ${VERSION}`), EXIT.ok;
+  if (o.help) return console.log(USAGE), EXIT.ok;
+  if (args.length === 0) return usage("no command given");
   if (!env.FOLIO_API_KEY) return usage("FOLIO_API_KEY is not set: create an API key in the console (API keys) and export it");
   const folio = new Folio({ apiKey: env.FOLIO_API_KEY, baseUrl: o.url ?? env.FOLIO_URL });
   const out = output(o.json);
   try {
     const [command, sub, ...rest] = args;
+    const id = rest.length === 1 ? rest[0] : undefined;
     if (command === "render") return await render(folio, out, { file: sub, ...o });
-    if (command === "renders" && sub === "list") return print(o.json, await folio.renders.list({ state: o.state, limit: o.limit } as never), (p) => table(p.items.map((r) => [r.id, r.state, r.format, r.test ? "test" : "", r.createdAt]))), EXIT.ok;
-    if (command === "renders" && sub === "get" && rest[0]) return print(o.json, await folio.renders.get(rest[0]), (r) => describeRender(r)), EXIT.ok;
-    if (command === "templates" && sub === "list") return print(o.json, (await folio.templates.list({ limit: o.limit } as never)) as unknown as Page<TemplateItem>, (p) => table(p.items.map((t) => [t.id, t.kind ?? "", t.name]))), EXIT.ok;
+    if (command === "report") return sub === undefined ? await report(folio, out, o) : usage(`report takes the template's name as --template "${sub}"`);
+    if (command === "batch") return sub !== undefined && rest.length === 0 ? await batch(folio, out, { file: sub, ...o }) : usage("batch takes one JSON file of items");
+    if (command === "batches" && sub === "get" && id) return print(o.json, await folio.batches.get(id), describeBatch), EXIT.ok;
+    if (command === "batches" && sub === "pdf" && id) return await batchPdf(folio, out, id, o.out ?? `${id}.pdf`);
+    if (command === "renders" && sub === "list" && rest.length === 0) {
+      const page = await folio.renders.list({ state: renderState(o.state), limit: limit(o.limit), cursor: o.cursor });
+      return printPage(o.json, page, (r) => [r.id, r.state, r.format, r.test ? "test" : "", r.createdAt]), EXIT.ok;
+    }
+    if (command === "renders" && sub === "get" && id) return print(o.json, await folio.renders.get(id), describeRender), EXIT.ok;
+    if (command === "renders" && sub === "cancel" && id) return print(o.json, await folio.renders.cancel(id), describeRender), EXIT.ok;
+    if (command === "templates" && sub === "list" && rest.length === 0) {
+      const page = await folio.templates.list({ limit: limit(o.limit), cursor: o.cursor });
+      return printPage(o.json, page, (t) => [t.id, t.kind, t.name]), EXIT.ok;
+    }
     if (command === "files" && sub === "pull" && rest.length === 2) return await pull(folio, out, rest[0]!, rest[1]!);
     if (command === "files" && sub === "push" && rest.length === 2) return await push(folio, out, rest[0]!, rest[1]!);
     return usage(`unknown command: ${args.join(" ")}`);
@@ -84,10 +119,56 @@ function print<T>(json: boolean, value: T, text: string | ((v: T) => string)) {
   console.log(json ? JSON.stringify(value, null, 2) : typeof text === "string" ? text : text(value));
 }
 
+/** One page of a list: a table, and how to ask for the next page when there is one. */
+function printPage<T>(json: boolean, page: { items: T[]; nextCursor?: string }, row: (item: T) => string[]) {
+  print(json, page, (p) => table(p.items.map(row)) + (p.nextCursor ? `\n(more: --cursor ${p.nextCursor})` : ""));
+}
+
 const table = (rows: string[][]) => (rows.length ? rows.map((r) => r.join("  ")).join("\n") : "(none)");
 
 const describeRender = (r: Render) =>
   [`${r.id}  ${r.state}  ${r.format}${r.test ? "  test" : ""}`, r.error ? `error: ${r.error.code}: ${r.error.message}` : "", r.result ? `${r.result.pageCount} page(s), ${r.result.outputBytes} bytes` : ""].filter(Boolean).join("\n");
+
+const describeBatch = (b: BatchSummary) =>
+  [`${b.id}  ${b.total} item(s): ${Object.entries(b.counts).filter(([, n]) => n > 0).map(([state, n]) => `${n} ${state}`).join(", ") || "none"}`, ...b.items.map((i) => `  ${i.index}  ${i.id}  ${i.state}${i.test ? "  test" : ""}`)].join("\n");
+
+function renderState(value: string | undefined) {
+  if (value === undefined || oneOf(RENDER_STATES, value)) return value;
+  throw new UsageError(`--state must be one of ${RENDER_STATES.join(", ")}, not ${value}`);
+}
+
+function limit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new UsageError(`--limit is a whole number from 1 to 100, not ${value}`);
+  return n;
+}
+
+function timeout(value: string | undefined): number {
+  const ms = value === undefined ? 600_000 : Number(value) * 1000;
+  if (!Number.isFinite(ms) || ms <= 0) throw new UsageError(`--timeout is a number of seconds above 0, not ${value}`);
+  return ms;
+}
+
+/** A JSON file the command was given (`flag` names where), parsed; a UsageError naming the file when it is not JSON. */
+async function readJson(file: string, flag: string): Promise<unknown> {
+  const text = await readFile(file, "utf8");
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${flag} ${file} is not JSON: ${(e as Error).message}`);
+  }
+}
+
+const isObject = (v: unknown): v is { [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The template data of --data: a JSON object, {} without the option. */
+async function readData(file: string | undefined): Promise<{ [key: string]: unknown }> {
+  if (file === undefined) return {};
+  const data = await readJson(file, "--data");
+  if (!isObject(data)) throw new UsageError(`--data ${file} must hold a JSON object (the template's data), not ${Array.isArray(data) ? "an array" : typeof data === "object" ? "null" : `a ${typeof data}`}`);
+  return data;
+}
 
 /** A progress line on stderr: rewritten in place on a terminal, one line per change otherwise; nothing with --json. */
 function output(json: boolean): Out {
@@ -141,6 +222,11 @@ function exitFor(e: FolioError): number {
 }
 
 function failed(e: unknown, json: boolean): number {
+  if (e instanceof UsageError) {
+    if (json) console.log(JSON.stringify({ error: { code: "USAGE", message: e.message } }, null, 2));
+    else console.error(`folio: ${e.message}`);
+    return EXIT.usage;
+  }
   if (!(e instanceof FolioError)) {
     const code = (e as NodeJS.ErrnoException)?.code;
     // Files the command was given: the user's to fix, said plainly.
@@ -159,23 +245,25 @@ function failed(e: unknown, json: boolean): number {
   return exitFor(e);
 }
 
-const extensions: Record<string, string> = { pdf: "pdf", png: "png", jpeg: "jpg" };
+/** A file name made from a template's name: no folder separators or characters file systems refuse. */
+const fileNameOf = (name: string) => name.replace(/[\\/:*?"<>|\x00-\x1f]+/g, "-");
 
-async function render(folio: Folio, out: Out, o: { file?: string; template?: string; data?: string; out?: string; format?: string; test?: boolean; timeout?: string; json: boolean }): Promise<number> {
+type Options = { template?: string; data?: string; out?: string; format?: string; test?: boolean; timeout?: string; locale?: string; json: boolean };
+
+async function render(folio: Folio, out: Out, o: Options & { file?: string }): Promise<number> {
   const format = o.format ?? "pdf";
-  if (!(format in extensions)) return usage(`--format must be pdf, png or jpeg, not ${format}`);
+  if (!oneOf(RENDER_FORMATS, format)) return usage(`--format must be ${RENDER_FORMATS.join(", ")}, not ${format}`);
   if (!o.file && !o.template) return usage("render needs an HTML file or --template <name|id>");
   if (o.file && o.template) return usage("render takes an HTML file or --template, not both");
-  const timeoutMs = o.timeout === undefined ? 600_000 : Number(o.timeout) * 1000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) return usage("--timeout is a number of seconds");
-  const target = o.out ?? `${path.basename(o.file ?? o.template!).replace(/\.[^.]*$/, "")}.${extensions[format]}`;
+  const timeoutMs = timeout(o.timeout);
+  const target = o.out ?? `${path.basename(o.file ?? fileNameOf(o.template!)).replace(/\.[^.]*$/, "")}.${extensions[format]}`;
   let body: RenderRequest;
   if (o.file) {
-    body = { document: { html: await readFile(o.file, "utf8") }, format, test: o.test } as RenderRequest;
+    body = { document: { html: await readFile(o.file, "utf8") }, format, test: o.test };
   } else {
-    const data = o.data === undefined ? {} : JSON.parse(await readFile(o.data, "utf8"));
+    const data = await readData(o.data);
     out.progress(`Finding template ${o.template}…`);
-    body = { templateVersionId: await newestVersion(folio, o.template!), data, format, test: o.test } as RenderRequest;
+    body = { templateVersionId: await newestVersion(folio, o.template!), data, format, test: o.test };
   }
   const started = Date.now();
   const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
@@ -195,39 +283,88 @@ async function render(folio: Folio, out: Out, o: { file?: string; template?: str
   return EXIT.ok;
 }
 
+/** The Reports API: one request that answers the file (the server waits for the render, up to 95 s). */
+async function report(folio: Folio, out: Out, o: Options): Promise<number> {
+  const format = o.format ?? "pdf";
+  if (!oneOf(REPORT_FORMATS, format)) return usage(`--format must be ${REPORT_FORMATS.join(", ")} for a report, not ${format}`);
+  if (!o.template) return usage("report needs --template <name> (a published template's exact name)");
+  const target = o.out ?? `${fileNameOf(o.template)}.${extensions[format]}`;
+  const body: ReportRequest = { format, template: { name: o.template }, data: await readData(o.data), ...(o.locale ? { locale: o.locale } : {}) };
+  const started = Date.now();
+  out.progress(`Rendering report ${o.template}…`);
+  const file = await folio.reports.render(body);
+  await writeFile(target, file.bytes);
+  out.done();
+  const pages = file.pageCount === undefined ? "" : `${file.pageCount} page(s), `;
+  const made = file.renderId ? ` (render ${file.renderId})` : "";
+  print(o.json, { file: path.resolve(target), bytes: file.bytes.length, contentType: file.contentType, renderId: file.renderId, pageCount: file.pageCount }, `${target}: ${pages}${file.bytes.length} bytes, in ${((Date.now() - started) / 1000).toFixed(1)} s${made}`);
+  return EXIT.ok;
+}
+
+/** A batch from a JSON file, waited for to its end; with -o, its combined PDF too. */
+async function batch(folio: Folio, out: Out, o: Options & { file: string }): Promise<number> {
+  const timeoutMs = timeout(o.timeout);
+  const read = await readJson(o.file, "batch");
+  const items = Array.isArray(read) ? read : isObject(read) && Array.isArray(read.items) ? read.items : undefined;
+  if (!items) throw new UsageError(`batch ${o.file} must hold {"items": [...]} or an array of items (each what POST /v1/renders takes)`);
+  const started = Date.now();
+  out.progress(`Creating a batch of ${items.length} item(s)…`);
+  // why --test only on items that do not say: an item's own test flag is the file author's choice.
+  const created = await folio.batches.create({ items: o.test ? items.map((i) => (isObject(i) && i.test === undefined ? { ...i, test: true } : i)) : items });
+  const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
+  const done = await folio.batches.waitFor(created.id, { timeoutMs: Math.max(1, timeoutMs - (Date.now() - started)), onProgress: (p) => out.progress(`Batch ${created.id}: ${p} (${seconds()} s)`) });
+  const failedItems = done.counts.failed + done.counts.cancelled;
+  let file: { file: string; bytes: number } | undefined;
+  if (failedItems === 0 && o.out) {
+    out.progress(`Downloading the combined PDF of ${done.id}…`);
+    file = { file: path.resolve(o.out), bytes: await downloadBatchPdf(folio, done.id, o.out) };
+  }
+  out.done();
+  print(o.json, { ...done, ...file }, (b) => `${describeBatch(b)}${file ? `\n${o.out}: ${file.bytes} bytes` : ""}\nin ${seconds()} s`);
+  if (failedItems > 0) {
+    if (!o.json) console.error(`folio: ${failedItems} item(s) of batch ${done.id} failed or were cancelled${o.out ? `, so no combined PDF was written` : ""}: folio renders get <id> says why`);
+    return EXIT.renderFailed;
+  }
+  return EXIT.ok;
+}
+
+async function batchPdf(folio: Folio, out: Out, id: string, target: string): Promise<number> {
+  out.progress(`Downloading the combined PDF of ${id}…`);
+  const bytes = await downloadBatchPdf(folio, id, target);
+  out.done();
+  print(out.json, { file: path.resolve(target), bytes }, `${target}: ${bytes} bytes (batch ${id})`);
+  return EXIT.ok;
+}
+
 /** A template's newest published version: by id (tpl_…) or by exact name. */
 async function newestVersion(folio: Folio, nameOrId: string): Promise<string> {
   let id = nameOrId;
   if (!nameOrId.startsWith("tpl_")) {
-    const found: TemplateItem[] = [];
+    const found: Template[] = [];
     let cursor: string | undefined;
     do {
-      const page = (await folio.templates.list({ q: nameOrId, limit: 100, cursor } as never)) as unknown as Page<TemplateItem>;
+      const page = await folio.templates.list({ q: nameOrId, limit: 100, cursor });
       found.push(...page.items.filter((t) => t.name === nameOrId));
       cursor = page.nextCursor;
     } while (cursor && found.length === 0);
     if (found.length === 0) throw new FolioError("NOT_FOUND", `No template is named "${nameOrId}"`, 404);
     id = found[0]!.id;
   }
-  const versions = (await folio.templates.versions(id, { limit: 1, order: "desc" } as never)) as unknown as Page<{ id: string }>;
+  const versions = await folio.templates.versions(id, { limit: 1, order: "desc" });
   const newest = versions.items[0];
   if (!newest) throw new FolioError("NOT_FOUND", `Template ${nameOrId} has no published version: publish it first`, 404);
   return newest.id;
 }
 
-type Page<T> = { items: T[]; nextCursor?: string };
-type TemplateItem = { id: string; name: string; kind?: string };
-type Folder = { id: string; name: string; path: string };
-type FileItem = { id: string; name: string; kind: string; revision: number };
+type Template = components["schemas"]["Template"];
 
 /** The folder at `p` ("/" or "" for the top level: undefined); NOT_FOUND when missing, or made when `create`. */
 async function folderAt(folio: Folio, p: string, create: boolean): Promise<string | undefined> {
   let parent: string | undefined;
   for (const name of p.split("/").filter(Boolean)) {
-    const children = await allPages<Folder>((cursor) => folio.get("/v1/workspace-folders", { query: { parentId: parent ?? "root", limit: 100, cursor } as never }) as never);
-    const found = children.find((f) => f.name.toLowerCase() === name.toLowerCase());
+    const found = (await foldersIn(folio, parent)).find((f) => f.name.toLowerCase() === name.toLowerCase());
     if (found) parent = found.id;
-    else if (create) parent = ((await folio.post("/v1/workspace-folders", { body: { name, parentId: parent ?? null } as never })) as Folder).id;
+    else if (create) parent = (await folio.post("/v1/workspace-folders", { body: { name, parentId: parent ?? null } })).id;
     else throw new FolioError("NOT_FOUND", `No folder ${p} in the workspace`, 404);
   }
   return parent;
@@ -245,9 +382,9 @@ async function allPages<T>(page: (cursor?: string) => Promise<{ items: T[]; next
 }
 
 const filesIn = (folio: Folio, folderId: string | undefined) =>
-  allPages<FileItem>((cursor) => folio.get("/v1/workspace-files", { query: { folderId: folderId ?? "root", limit: 100, cursor } as never }) as never);
+  allPages((cursor) => folio.get("/v1/workspace-files", { query: { folderId: folderId ?? "root", limit: 100, cursor } }));
 const foldersIn = (folio: Folio, folderId: string | undefined) =>
-  allPages<Folder>((cursor) => folio.get("/v1/workspace-folders", { query: { parentId: folderId ?? "root", limit: 100, cursor } as never }) as never);
+  allPages((cursor) => folio.get("/v1/workspace-folders", { query: { parentId: folderId ?? "root", limit: 100, cursor } }));
 
 async function pull(folio: Folio, out: Out, remote: string, local: string): Promise<number> {
   const written: string[] = [];
@@ -259,7 +396,7 @@ async function pull(folio: Folio, out: Out, remote: string, local: string): Prom
         skipped.push(path.join(dir, f.name));
         continue;
       }
-      const file = (await folio.get("/v1/workspace-files/{id}", { params: { id: f.id } })) as { content?: string };
+      const file = await folio.get("/v1/workspace-files/{id}", { params: { id: f.id } });
       await writeFile(path.join(dir, f.name), file.content ?? "");
       written.push(path.join(dir, f.name));
       out.progress(`Pulled ${written.length} file(s)…`);
@@ -289,13 +426,13 @@ async function push(folio: Folio, out: Out, local: string, remote: string): Prom
       const content = await readFile(full, "utf8");
       const have = existing.get(entry.name.toLowerCase());
       if (!have) {
-        await folio.post("/v1/workspace-files", { body: { name: entry.name, folderId: folderId ?? null, content } as never });
+        await folio.post("/v1/workspace-files", { body: { name: entry.name, folderId: folderId ?? null, content } });
         created.push(full);
       } else {
-        const current = (await folio.get("/v1/workspace-files/{id}", { params: { id: have.id } })) as { content?: string; revision: number };
+        const current = await folio.get("/v1/workspace-files/{id}", { params: { id: have.id } });
         if (current.content === content) unchanged.push(full);
         else {
-          await folio.put("/v1/workspace-files/{id}/content", { params: { id: have.id }, body: { content, expectedRevision: current.revision } as never });
+          await folio.put("/v1/workspace-files/{id}/content", { params: { id: have.id }, body: { content, expectedRevision: current.revision } });
           updated.push(full);
         }
       }
@@ -306,10 +443,4 @@ async function push(folio: Folio, out: Out, local: string, remote: string): Prom
   out.done();
   print(out.json, { created, updated, unchanged }, `${created.length} created, ${updated.length} updated, ${unchanged.length} unchanged`);
   return EXIT.ok;
-}
-
-// Run when executed (bin/folio.mjs imports this module), not when a test imports main().
-const entry = process.argv[1] ? path.resolve(process.argv[1]) : "";
-if (entry.endsWith(`${path.sep}folio.mjs`) || entry.endsWith(`${path.sep}cli.ts`) || entry.endsWith(`${path.sep}cli.js`)) {
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code));
 }

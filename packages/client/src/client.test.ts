@@ -19,7 +19,7 @@ import { main } from "./cli";
 import { Folio, FolioError } from "./index";
 import { downloadRender } from "./node";
 
-type Seen = { method: string; url: string; status?: number; retryAfter?: string | null };
+type Seen = { method: string; url: string; idempotencyKey?: string; status?: number; retryAfter?: string | null };
 
 /** A Folio whose every request is recorded (what the client really sent and got). */
 function recorded(key: string, options: { loseFirstAnswer?: boolean } = {}) {
@@ -29,7 +29,7 @@ function recorded(key: string, options: { loseFirstAnswer?: boolean } = {}) {
     apiKey: key,
     baseUrl: inject("baseUrl"),
     fetch: async (input, init) => {
-      const entry: Seen = { method: init?.method ?? "GET", url: String(input) };
+      const entry: Seen = { method: init?.method ?? "GET", url: String(input), idempotencyKey: (init?.headers as Record<string, string> | undefined)?.["idempotency-key"] };
       seen.push(entry);
       const res = await fetch(input, init);
       entry.status = res.status;
@@ -116,23 +116,41 @@ describe("the client", () => {
     expect(seen.filter((s) => s.method === "POST").length).toBe(posts.length + 1);
   });
 
-  it("after a lost answer, retries a GET always and a render POST only with an Idempotency-Key, which makes no second render", { timeout: 60_000 }, async () => {
+  it("after a lost answer, retries a GET and a render POST (with its one Idempotency-Key: one render), never a POST that takes no key", { timeout: 60_000 }, async () => {
     const w = await createTestWorkspace();
     const keyed = recorded(w.key, { loseFirstAnswer: true });
-    const r = await keyed.client.renders.create({ document: { html: "<p>once</p>" } }, { idempotencyKey: true });
-    expect(keyed.seen.filter((s) => s.method === "POST")).toHaveLength(2);
+    const r = await keyed.client.renders.create({ document: { html: "<p>once</p>" } });
+    const posts = keyed.seen.filter((s) => s.method === "POST");
+    expect(posts).toHaveLength(2);
+    expect(posts[0]!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(posts[1]!.idempotencyKey).toBe(posts[0]!.idempotencyKey);
+    // A folder POST takes no key: its lost answer is the caller's to handle, and it was carried out once.
     const unkeyed = recorded(w.key, { loseFirstAnswer: true });
-    const e = await unkeyed.client.renders.create({ document: { html: "<p>not retried</p>" } }).catch((x: unknown) => x);
+    const e = await unkeyed.client.post("/v1/workspace-folders", { body: { name: "once" } }).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: "NETWORK", status: 0, retryable: false });
     expect(unkeyed.seen).toHaveLength(1);
+    const folders = await api<{ items: { name: string }[] }>("/v1/workspace-folders?parentId=root", { key: w.key });
+    expect(folders.body.items.map((f) => f.name)).toEqual(["once"]);
     // A GET is always retried after a lost answer.
     const reader = recorded(w.key, { loseFirstAnswer: true });
     expect((await reader.client.renders.get(r.id)).id).toBe(r.id);
     expect(reader.seen.map((x) => x.method)).toEqual(["GET", "GET"]);
-    // The keyed call's two POSTs made one render; the unkeyed one made its one.
+    // The keyed call's two POSTs made one render.
     const list = await api<{ items: { id: string }[] }>("/v1/renders", { key: w.key });
-    expect(list.body.items.map((i) => i.id)).toContain(r.id);
-    expect(list.body.items).toHaveLength(2);
+    expect(list.body.items.map((i) => i.id)).toEqual([r.id]);
+  });
+
+  it("answers a report's file as bytes, with the render that made it", { timeout: 60_000 }, async () => {
+    const w = await createTestWorkspace();
+    const t = await api("/v1/templates", { key: w.key, body: { name: "Bytes report", kind: "handlebars", content: { templateHtml: "<p>Hello {{name}}</p>" } } });
+    expect(t.status, t.text).toBe(201);
+    expect((await api(`/v1/templates/${t.body.id}/versions`, { key: w.key, body: { expectedRevision: 1 } })).status).toBe(201);
+    const { client } = recorded(w.key);
+    const bytes = await client.post("/v1/reports/render", { body: { format: "pdf", template: { name: "Bytes report" }, data: { name: "Ada" } } });
+    expect(Buffer.from(bytes).subarray(0, 5).toString()).toBe("%PDF-");
+    const report = await client.reports.render({ format: "html", template: { name: "Bytes report" }, data: { name: "Ada" } });
+    expect(new TextDecoder().decode(report.bytes)).toContain("Hello Ada");
+    expect(report.contentType).toMatch(/^text\/html/);
   });
 });
 
@@ -187,10 +205,21 @@ describe("the command line", () => {
     const missing = await cli(["render", "--template", "No such template"], env);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/NOT_FOUND: No template is named "No such template"/);
-    fs.writeFileSync(path.join(tmp, "list.json"), "[1, 2]");
-    const invalid = await cli(["render", "--template", "CLI letter", "--data", path.join(tmp, "list.json"), "--json"], env);
+    // An invalid batch item: the server's BAD_REQUEST, exit 5.
+    fs.writeFileSync(path.join(tmp, "items.json"), JSON.stringify([{ document: { html: "<p>fine</p>" } }, { document: {} }]));
+    const invalid = await cli(["batch", path.join(tmp, "items.json"), "--json"], env);
     expect(invalid.code).toBe(5);
-    expect(JSON.parse(invalid.stdout).error).toMatchObject({ code: "BAD_REQUEST", status: 400 });
+    expect(JSON.parse(invalid.stdout).error).toMatchObject({ code: "BAD_REQUEST", status: 400, message: expect.stringMatching(/^Batch item 1:/) });
+
+    const report = await cli(["report", "--template", "CLI letter", "--data", path.join(tmp, "data.json"), "-o", path.join(tmp, "report.pdf")], env);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/report\.pdf: 1 page\(s\), \d+ bytes, in [\d.]+ s \(render rnd_\S+\)/);
+    expect(fs.readFileSync(path.join(tmp, "report.pdf")).subarray(0, 5).toString()).toBe("%PDF-");
+    fs.writeFileSync(path.join(tmp, "good-items.json"), JSON.stringify({ items: [{ document: { html: "<p>1</p>" } }, { templateVersionId: JSON.parse(byName.stdout).templateVersionId, data: { name: "Bo" } }] }));
+    const batch = await cli(["batch", path.join(tmp, "good-items.json"), "-o", path.join(tmp, "batch.pdf"), "--json"], env);
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(JSON.parse(batch.stdout)).toMatchObject({ counts: { succeeded: 2 }, file: path.join(tmp, "batch.pdf") });
+    expect(fs.readFileSync(path.join(tmp, "batch.pdf")).subarray(0, 5).toString()).toBe("%PDF-");
   });
 
   it("pushes a folder of files and pulls it back, updating only what changed", { timeout: 60_000 }, async () => {
@@ -214,9 +243,9 @@ describe("the command line", () => {
     expect((await cli(["files", "pull", "/nowhere", dest], env)).code).toBe(4);
   });
 
-  it("runs as `npm run cli` does (the package's bin, as its own process)", { timeout: 60_000 }, async () => {
+  it("runs as `npm run cli` does (the sources' entry through tsx, as its own process)", { timeout: 60_000 }, async () => {
     const w = await createTestWorkspace();
-    const child = spawn(process.execPath, [path.resolve("packages/client/bin/folio.mjs"), "renders", "list", "--json"], {
+    const child = spawn(path.resolve("node_modules/.bin/tsx"), [path.resolve("packages/client/src/bin.ts"), "renders", "list", "--json"], {
       env: { ...process.env, FOLIO_API_KEY: w.key, FOLIO_URL: inject("baseUrl") },
     });
     let stdout = "";

@@ -9,20 +9,50 @@ export type Path = keyof paths;
 
 type Operation<P extends Path, M extends Method> = M extends keyof paths[P] ? Exclude<paths[P][M], undefined> : never;
 type JsonOf<R> = R extends { content: { "application/json": infer B } } ? B : never;
+type IsNever<T> = [T] extends [never] ? true : false;
+type Success<P extends Path, M extends Method> = Operation<P, M> extends { responses: infer R } ? R[Extract<keyof R, 200 | 201 | 202>] : never;
+// why bytes for every other content type: a PDF, an image or an HTML preview is a file the caller
+// saves or hands on; decoding it as text (or JSON) would corrupt or refuse it.
+type AnswerFrom<C> = C extends { "application/json": infer B } ? B : Uint8Array;
 
 /** The JSON body an endpoint takes. */
 export type BodyOf<P extends Path, M extends Method> = Operation<P, M> extends { requestBody?: infer R } ? JsonOf<Exclude<R, undefined>> : never;
-/** The JSON an endpoint answers when it succeeds (200, 201 or 202). */
-export type AnswerOf<P extends Path, M extends Method> = Operation<P, M> extends { responses: infer R } ? JsonOf<R[Extract<keyof R, 200 | 201 | 202>]> : never;
+/**
+ * What an endpoint answers when it succeeds (200, 201 or 202): its JSON, or the file's bytes for an
+ * endpoint that answers a file (a render's file, a batch's PDF, a report, a preview).
+ */
+export type AnswerOf<P extends Path, M extends Method> = Success<P, M> extends { content: infer C } ? AnswerFrom<C> : never;
 /** An endpoint's query parameters. */
 export type QueryOf<P extends Path, M extends Method> = Operation<P, M> extends { parameters: { query?: infer Q } } ? Exclude<Q, undefined> : never;
 /** An endpoint's path parameters ({id} ...). */
 export type ParamsOf<P extends Path, M extends Method> = Operation<P, M> extends { parameters: { path: infer X } } ? X : never;
+type HeadersOf<P extends Path, M extends Method> = Operation<P, M> extends { parameters: { header?: infer H } } ? Exclude<H, undefined> : never;
+
+/** Whether the endpoint takes an Idempotency-Key header (POST /v1/renders, /v1/renders/batch, /v1/reports/render). */
+export type TakesIdempotencyKey<P extends Path, M extends Method> = IsNever<HeadersOf<P, M>> extends true ? false : "Idempotency-Key" extends keyof HeadersOf<P, M> ? true : false;
 
 /** Paths that have method M. */
-export type PathsWith<M extends Method> = { [P in Path]: Operation<P, M> extends never ? never : P }[Path];
+export type PathsWith<M extends Method> = { [P in Path]: IsNever<Operation<P, M>> extends true ? never : P }[Path];
+/** The POST paths that take an Idempotency-Key. */
+export type IdempotentPath = { [P in PathsWith<"post">]: TakesIdempotencyKey<P, "post"> extends true ? P : never }[PathsWith<"post">];
+
+/**
+ * The options of one typed call: `params` required when the path has {placeholders}, `query` only
+ * with the endpoint's own parameters, `body` required when the endpoint needs one, and
+ * `idempotencyKey` only where the endpoint takes the header.
+ */
+export type RequestOptions<P extends Path, M extends Method> = {
+  signal?: AbortSignal;
+} & (IsNever<ParamsOf<P, M>> extends true ? { params?: undefined } : { params: ParamsOf<P, M> }) &
+  (IsNever<QueryOf<P, M>> extends true ? { query?: undefined } : { query?: QueryOf<P, M> }) &
+  (IsNever<BodyOf<P, M>> extends true ? { body?: undefined } : Operation<P, M> extends { requestBody: unknown } ? { body: BodyOf<P, M> } : { body?: BodyOf<P, M> }) &
+  (TakesIdempotencyKey<P, M> extends true ? { idempotencyKey?: string | true } : { idempotencyKey?: undefined });
+
+/** The options argument: optional when every option is, required otherwise (path parameters, a body). */
+export type OptionsArg<O> = Partial<O> extends O ? [options?: O] : [options: O];
 
 export type Render = AnswerOf<"/v1/renders/{id}", "get">;
 export type RenderRequest = BodyOf<"/v1/renders", "post">;
 export type BatchSummary = AnswerOf<"/v1/renders/batch/{id}", "get">;
 export type BatchRequest = BodyOf<"/v1/renders/batch", "post">;
+export type ReportRequest = BodyOf<"/v1/reports/render", "post">;
