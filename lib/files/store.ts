@@ -96,6 +96,10 @@ class S3Store implements FileStore {
       endpoint: c.FILE_STORE_S3_ENDPOINT,
       forcePathStyle: c.FILE_STORE_S3_FORCE_PATH_STYLE,
       credentials: { accessKeyId: c.FILE_STORE_S3_ACCESS_KEY_ID!, secretAccessKey: c.FILE_STORE_S3_SECRET_ACCESS_KEY! },
+      // why: with its default checksums the SDK sends a streamed body (putFile) in aws-chunked
+      // encoding with a trailing checksum, which S3-compatible stores other than AWS may store as is.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
     });
   }
 
