@@ -26,7 +26,7 @@ const noTransportInDomain = {
 };
 
 const config = [
-  { ignores: [".next/**", ".data/**", "dist/**", "node_modules/**", "drizzle/**", "next-env.d.ts"] },
+  { ignores: [".next/**", ".data/**", "dist/**", "packages/*/dist/**", "node_modules/**", "drizzle/**", "next-env.d.ts"] },
   ...nextVitals,
   ...nextTs,
   {
