@@ -72,7 +72,11 @@ const EnvSchema = z.object({
    */
   RENDERER_REQUIRE_SANDBOX: bool.optional(),
   RETENTION_DAYS: int(1, 3650).default(30),
-  /** How long a new database connection may take before the request that needed it fails as unavailable (503). */
+  /**
+   * How long a new database connection may take before the request that needed it fails as
+   * unavailable (503); also how long a statement waits for an answer before Folio checks that the
+   * database still answers at all (lib/db/watchdog.ts), and how long /readyz waits for its select 1.
+   */
   DATABASE_CONNECT_TIMEOUT_SECONDS: int(1, 600).default(5),
   /** PostgreSQL's statement_timeout for the web and worker processes' statements; 0 is none (migrations have none). */
   DATABASE_STATEMENT_TIMEOUT_MS: int(0, 3_600_000).default(60_000),

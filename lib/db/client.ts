@@ -1,7 +1,9 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { config } from "../config";
+import { log } from "../log";
 import * as schema from "./schema";
+import { databaseWatchdog, type Watchdog } from "./watchdog";
 
 export type Db = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -27,8 +29,15 @@ function handle(): Handle {
   if (!h) {
     const url = config().DATABASE_URL;
     if (!url) throw new Error("DATABASE_URL is not set; start Folio with `npm start` or `npm run quickstart`, which set it");
-    const sql = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: config().DATABASE_CONNECT_TIMEOUT_SECONDS, connection: connectionSettings() });
-    h = { sql, db: drizzle({ client: preparing(sql), schema }) };
+    const seconds = config().DATABASE_CONNECT_TIMEOUT_SECONDS;
+    // why: statement_timeout is the server's; a server that stopped running applies none (lib/db/watchdog.ts).
+    const watchdog = databaseWatchdog({
+      url,
+      seconds,
+      onDropped: (info) => log().warn(info, "the database does not answer: its connections were dropped"),
+    });
+    const sql = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: seconds, connection: connectionSettings(), socket: watchdog.socket } as postgres.Options<Record<string, never>>);
+    h = { sql, db: drizzle({ client: preparing(sql, watchdog), schema }) };
     holder[globalKey] = h;
   }
   return h;
@@ -66,19 +75,35 @@ function connectionSettings(): Record<string, string> {
  * statement costs that once per connection and then one round trip, with a cached plan. The
  * number of distinct statements is bounded by the code (connections are recycled anyway).
  * Transactions and savepoints hand drizzle their own client, which gets the same treatment.
+ *
+ * Every wait for the server's answer is shown to the watchdog: each query, and a transaction's (or
+ * savepoint's) opening statement and its commit (or rollback), but not the caller's work between.
  */
-function preparing<T extends postgres.Sql | postgres.TransactionSql>(client: T): T {
+function preparing<T extends postgres.Sql | postgres.TransactionSql>(client: T, watchdog: Watchdog): T {
   return new Proxy(client, {
     get(target, prop, receiver) {
       if (prop === "unsafe") {
-        return (text: string, params?: unknown[], options?: { prepare?: boolean }) =>
-          target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { ...options, prepare: true });
+        return (text: string, params?: unknown[], options?: { prepare?: boolean }) => {
+          const query = target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { ...options, prepare: true });
+          watchdog.track(query);
+          return query;
+        };
       }
       if (prop === "begin" || prop === "savepoint") {
-        const open = Reflect.get(target, prop, receiver) as (...a: unknown[]) => unknown;
+        const open = Reflect.get(target, prop, receiver) as (...a: unknown[]) => Promise<unknown>;
         return (...args: unknown[]) => {
           const fn = args.pop() as (tx: postgres.TransactionSql) => unknown;
-          return open.call(target, ...args, (tx: postgres.TransactionSql) => fn(preparing(tx)));
+          let end = watchdog.wait();
+          const done = open.call(target, ...args, async (tx: postgres.TransactionSql) => {
+            end();
+            try {
+              return await fn(preparing(tx, watchdog));
+            } finally {
+              end = watchdog.wait();
+            }
+          });
+          void done.then(() => end(), () => end());
+          return done;
         };
       }
       return Reflect.get(target, prop, receiver);

@@ -119,3 +119,70 @@ describe("a database outage", () => {
     expect(page.text).not.toContain("Folio is briefly unavailable");
   });
 });
+
+describe("a database that stops answering (its processes stopped, a network dropping every packet)", () => {
+  /** The answer of `p` and how long it took, failing the test past `ms` (the server's own statement_timeout does not apply). */
+  async function timed<T>(p: Promise<T>, ms = 30_000): Promise<{ value: T; ms: number }> {
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const value = await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+    return { value, ms: Date.now() - started };
+  }
+  const readyz = async () => {
+    const res = await fetch(`${web.baseUrl}/readyz`);
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+
+  it("answers 503 INTERNAL, retryable, within about 10 s, and /readyz 503 within the connect time-out; both recover", { timeout: 180_000 }, async () => {
+    expect((await listRenders()).status).toBe(200);
+    expect(await readyz()).toEqual({ status: 200, body: { ok: true, checks: { database: "ok" } } });
+
+    // Nothing is closed: the pool's connections stay open and get no answer; new ones get none either.
+    database.stall();
+    try {
+      // The first request meets a connection the pool holds; the next ones connections it opens anew.
+      for (let i = 0; i < 3; i++) {
+        const { value: res, ms } = await timed(listRenders());
+        const e = expectError(res, 503, "INTERNAL");
+        expect(e.retryable).toBe(true);
+        expect(e.message).toMatch(/briefly unavailable/);
+        expect(res.headers.get("retry-after")).toBe("5");
+        // About 10 s: 5 s waiting, then up to 5 s for a new connection's answer (DATABASE_CONNECT_TIMEOUT_SECONDS, 5).
+        // Not tight, so a slow machine passes; without a deadline of its own the request got no answer at all.
+        expect(ms).toBeLessThan(20_000);
+      }
+      const ready = await timed(readyz());
+      expect(ready.value).toEqual({ status: 503, body: { ok: false, checks: { database: "unreachable" } } });
+      expect(ready.ms).toBeLessThan(10_000);
+      const dropped = await logLine(web.logFile, (l) => l.msg === "the database does not answer: its connections were dropped");
+      expect(dropped).toMatchObject({ level: 40, dropped: expect.any(Number), waitedMs: expect.any(Number) });
+    } finally {
+      database.restore();
+    }
+
+    await expect.poll(async () => (await listRenders()).status, { timeout: 30_000, interval: 500 }).toBe(200);
+    await expect.poll(async () => (await readyz()).status, { timeout: 30_000, interval: 500 }).toBe(200);
+  });
+
+  it("lets a statement wait past that deadline while the database answers (a lock held longer)", { timeout: 120_000 }, async () => {
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      // A transaction holds the renders table for 16 s: a list waits behind it, as an upload's
+      // statement waits behind the workspace's storage lock while a large file is stored.
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const held = sql.begin(async (tx) => {
+        await tx.unsafe("lock table renders in access exclusive mode");
+        locked();
+        await new Promise((r) => setTimeout(r, 16_000));
+      });
+      await isLocked;
+      const { value: res, ms } = await timed(listRenders());
+      expect(res.status).toBe(200);
+      expect(ms).toBeGreaterThan(10_000);
+      await held;
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  });
+});

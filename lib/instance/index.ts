@@ -27,14 +27,30 @@ export function readiness(checks: Record<string, string>): Readiness {
   return { ok: Object.values(checks).every((v) => v === "ok"), checks };
 }
 
-/** "ok" when the database answers, else "unreachable" (the error is logged). */
+/**
+ * "ok" when the database answers, else "unreachable" (the error is logged). why a deadline of the
+ * connect time-out: a database that stopped running never answers, and a balancer asking whether
+ * to send traffic here needs its answer promptly (the statement itself ends as lib/db/watchdog.ts says).
+ */
 export async function checkDatabase(): Promise<"ok" | "unreachable"> {
+  const seconds = config().DATABASE_CONNECT_TIMEOUT_SECONDS;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await db().execute(sql`select 1`);
+    // why Promise.resolve: drizzle's query runs again on each then(); this runs it once.
+    const answer = Promise.resolve(db().execute(sql`select 1`));
+    answer.catch(() => {}); // a failure after the deadline is no one's to handle
+    await Promise.race([
+      answer,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`The database did not answer select 1 within ${seconds} s`)), seconds * 1000);
+      }),
+    ]);
     return "ok";
   } catch (err) {
     log().error({ err }, "not ready: the database does not answer");
     return "unreachable";
+  } finally {
+    clearTimeout(timer);
   }
 }
 

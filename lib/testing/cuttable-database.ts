@@ -12,6 +12,12 @@ export type CuttableDatabase = {
    * (a connection attempt waits for its time-out).
    */
   cut: (opts?: { hang?: boolean }) => void;
+  /**
+   * Stops forwarding on the open connections, both ways, without closing them, and takes new ones
+   * without answering: the database as its processes stopped (SIGSTOP) or a network dropping every
+   * packet leave it. The process under test sees nothing but silence. restore() sends on what was held.
+   */
+  stall: () => void;
   /** Lets connections through again. */
   restore: () => void;
   /** Stops the proxy and drops the database. */
@@ -29,6 +35,8 @@ export async function cuttableDatabase(adminUrl: string): Promise<CuttableDataba
   await createDatabase(adminUrl, name);
   const target = new URL(adminUrl);
   const open = new Set<net.Socket>();
+  /** Each open socket's forwarding, to stop and start again. */
+  const pipes = new Map<net.Socket, net.Socket>();
   let cut: false | "refuse" | "hang" = false;
   const held = new Set<net.Socket>();
   const server = net.createServer((client) => {
@@ -45,11 +53,25 @@ export async function cuttableDatabase(adminUrl: string): Promise<CuttableDataba
       a.on("error", () => b.destroy());
       a.on("close", () => {
         open.delete(a);
+        pipes.delete(a);
         b.destroy();
       });
+      pipes.set(a, b);
       a.pipe(b);
     }
   });
+  let stalled = false;
+  const forward = (on: boolean) => {
+    if (stalled === !on) return;
+    stalled = !on;
+    for (const [a, b] of pipes) {
+      if (on) a.pipe(b);
+      else {
+        a.unpipe(b);
+        a.pause();
+      }
+    }
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = new URL(adminUrl);
   url.host = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
@@ -60,9 +82,14 @@ export async function cuttableDatabase(adminUrl: string): Promise<CuttableDataba
       cut = opts.hang ? "hang" : "refuse";
       for (const s of open) s.destroy();
     },
+    stall: () => {
+      cut = "hang";
+      forward(false);
+    },
     restore: () => {
       cut = false;
       for (const s of held) s.destroy();
+      forward(true);
     },
     close: async () => {
       for (const s of [...open, ...held]) s.destroy();
