@@ -24,6 +24,6 @@ export async function runDirect(handler: Handler, req: IncomingMessage, res: Ser
     duplex: "half",
   } as RequestInit);
   // why whole: the routes run here answer small JSON.
-  // A body the handler refused unread is drained (for a while) by lib/server/web.ts after the answer.
+  // A body the handler refused unread (or gave up at its limit) is read and dropped after the answer (lingerAfterAnswer, lib/http/node.ts).
   await sendWhole(res, await handler(request));
 }

@@ -6,7 +6,7 @@ import { closeDb } from "../db/client";
 import { runMigrations } from "../db/migrate";
 import { SOCKET_ADDRESS_HEADER } from "../http/client-address";
 import { REQUEST_PATH_HEADER } from "../console/next-path";
-import { keepLength, sendFailure, sendWhole } from "../http/node";
+import { keepLength, lingerAfterAnswer, sendFailure, sendWhole } from "../http/node";
 import { DOWNLOAD_PREFIX, serveDownload } from "../http/node-downloads";
 import { serveUpload, UPLOAD_PREFIX } from "../http/node-uploads";
 import { beginRequest } from "../http/steps";
@@ -57,21 +57,9 @@ async function main() {
     return undefined;
   };
   const server = http.createServer((req, res) => {
-    // An answer sent before its request's body arrived (a 413 on Content-Length, a refusal before
-    // reading): the rest of the body is read and dropped, so that a client still sending gets its
-    // answer (a client cut off mid-upload reports an error instead), but only while it keeps coming:
-    // 2 s without a byte, or 30 s in all, and the connection is destroyed. Kept open, it would hold
-    // the socket (and a graceful stop) for as long as the client liked.
-    res.once("finish", () => {
-      if (req.complete) return;
-      const end = () => req.socket.destroy();
-      const idle = setTimeout(end, 2000).unref();
-      const total = setTimeout(end, 30_000).unref();
-      req.on("data", () => idle.refresh());
-      req.once("end", () => (clearTimeout(idle), clearTimeout(total)));
-      req.socket.once("close", () => (clearTimeout(idle), clearTimeout(total)));
-      req.resume();
-    });
+    // An answer sent before its request's body was read: the rest is read and dropped, within bounds,
+    // so that a client still sending gets that answer rather than a reset.
+    lingerAfterAnswer(req, res);
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
     // The console's sign-in redirect comes back to this path (lib/console/session.ts).
     req.headers[REQUEST_PATH_HEADER] = req.url ?? "/";

@@ -227,6 +227,48 @@ describe("POST /v1/renders", () => {
       expect(await listAll(w)).toEqual([]);
     });
 
+    it("answers every client the 413 envelope for a body of 11 MiB + 1, never a reset: fetch and http.request, with Content-Length and chunked, 20 times each", { timeout: 300_000 }, async () => {
+      const w = await createTestWorkspace();
+      const url = `${inject("baseUrl")}/v1/renders`;
+      const headers = { "x-api-key": w.key, "content-type": "application/json" };
+      const body = Buffer.from(htmlBodyOfBytes(11 * MiB + 1));
+      expect(body.length).toBe(11 * MiB + 1);
+      /** One request by http.request; the answer, or the error it ended with before its answer was read whole. */
+      const viaHttp = (chunked: boolean) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const req = http.request(url, { method: "POST", headers: chunked ? { ...headers, "transfer-encoding": "chunked" } : { ...headers, "content-length": String(body.length) } }, (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (d: string) => (text += d));
+            res.on("end", () => resolve({ status: res.statusCode!, text }));
+            res.on("error", reject);
+          });
+          req.on("error", reject);
+          // Chunked: the body goes in 1 MiB chunks, so no length is known before it ends.
+          if (chunked) {
+            for (let i = 0; i < body.length; i += MiB) req.write(body.subarray(i, i + MiB));
+            req.end();
+          } else req.end(body);
+        });
+      const viaFetch = async () => {
+        const res = await fetch(url, { method: "POST", headers, body });
+        return { status: res.status, text: await res.text() };
+      };
+      const outcomes: string[] = [];
+      for (const [name, send] of [["fetch", viaFetch], ["http.request, Content-Length", () => viaHttp(false)], ["http.request, chunked", () => viaHttp(true)]] as const) {
+        for (let i = 0; i < 20; i++) {
+          const outcome = await send().then(
+            (r) => `${r.status} ${(JSON.parse(r.text) as { error?: { code?: string } }).error?.code}`,
+            (e: unknown) => `${(e as { cause?: { code?: string } }).cause?.code ?? (e as { code?: string }).code ?? String(e)}`,
+          );
+          outcomes.push(`${name}: ${outcome}`);
+        }
+      }
+      const expected = ["fetch", "http.request, Content-Length", "http.request, chunked"].flatMap((name) => Array<string>(20).fill(`${name}: 413 LIMIT_EXCEEDED`));
+      expect(outcomes).toEqual(expected);
+      expect(await listAll(w)).toEqual([]);
+    });
+
     it("ends the connection 2 s after a 413 sent before the body when the client neither sends the rest nor closes", async () => {
       const w = await createTestWorkspace();
       const url = new URL(inject("baseUrl"));
