@@ -129,7 +129,7 @@ describe("compose.yaml", () => {
     expect(role("web")).toHaveLength(2);
     expect(role("worker")).toHaveLength(2);
     const postgresName = services.find(([, s]) => s.image?.startsWith("postgres:"))?.[0];
-    const storeName = services.find(([, s]) => s.image?.startsWith("minio/minio"))?.[0];
+    const storeName = services.find(([, s]) => s.image?.includes("minio/minio"))?.[0];
     expect(postgresName).toBeDefined();
     expect(storeName).toBeDefined();
     for (const [name, s] of [...role("web"), ...role("worker")]) {
@@ -150,9 +150,20 @@ describe("compose.yaml", () => {
     }
     // The web nodes keep the image's HEALTHCHECK (checked above).
     for (const [name, s] of role("web")) expect(s.healthcheck, name).toBeUndefined();
-    for (const image of ["postgres:", "minio/minio"]) {
+    for (const image of ["postgres:", "quay.io/minio/minio"]) {
       expect(services.find(([, s]) => s.image?.startsWith(image))?.[1].healthcheck?.test.length).toBeGreaterThan(1);
     }
+  });
+
+  it("pins every image but Folio's own to a release, and its .env recipe sets PUBLIC_URL", () => {
+    for (const [name, s] of services) {
+      if (s.image === "folio:latest") continue;
+      // A release: a tag with a minor version or a dated release, never latest or a bare major.
+      expect(s.image, name).toMatch(/:(\d+\.\d+[\w.-]*|RELEASE\.[\dTZ-]+)$/);
+    }
+    const recipe = read("compose.yaml").split("\n").filter((l) => l.startsWith("#")).join("\n");
+    expect(recipe).toMatch(/printf '[^']*PUBLIC_URL=%s/);
+    expect(read("README.md")).toMatch(/printf '[^']*PUBLIC_URL=%s/);
   });
 
   it("publishes one port, on a proxy that spreads requests over both web nodes and is the only trusted proxy", () => {
