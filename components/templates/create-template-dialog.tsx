@@ -9,11 +9,14 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Select } from "@/components/ui/select";
 import type { ActionError, ActionResult } from "@/lib/console/action";
+import { HBS_STARTER_LABELS, HBS_STARTERS } from "@/lib/templates/hbs-starters";
 
 const kinds = [
   { value: "component", label: "Component" },
   { value: "handlebars", label: "Handlebars" },
 ];
+
+const starters = HBS_STARTERS.map((value) => ({ value, label: HBS_STARTER_LABELS[value] }));
 
 const sizes = [
   { value: "a4", label: "A4 (210 × 297 mm)" },
@@ -29,6 +32,7 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
   const [open, setOpen] = useState(false);
   const [size, setSize] = useState("a4");
   const [kind, setKind] = useState("component");
+  const [starter, setStarter] = useState<string>("basic");
   const [error, setError] = useState<ActionError | null>(null);
   const [pending, start] = useTransition();
   const fieldError = (path: string) => error?.details?.find((d) => d.path === path)?.message;
@@ -64,13 +68,20 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
         <Field
           label="Kind"
           hint={
-            kind === "handlebars"
-              ? "HTML with partials, helpers.js and scripts. Starts with a partial, a helper, a script, a header and footer with page numbers, and sample data."
-              : "A layout of components, edited as JSON."
+            kind !== "handlebars"
+              ? "A layout of components, edited as JSON."
+              : starter === "basic"
+                ? "HTML with partials, helpers.js and scripts. Starts with a partial, a helper, a script, a header and footer with page numbers, and sample data."
+                : "HTML with partials, helpers.js and scripts, a header and footer with page numbers, and sample data to preview with."
           }
         >
           {(p) => <Select name="kind" options={kinds} value={kind} onValueChange={setKind} {...p} />}
         </Field>
+        {kind === "handlebars" && (
+          <Field label="Start from" hint="A whole document with sample data: change any part of it in the editor.">
+            {(p) => <Select name="starter" options={starters} value={starter} onValueChange={setStarter} {...p} />}
+          </Field>
+        )}
         <Field label="Page size">{(p) => <Select name="pageSize" options={sizes} value={size} onValueChange={setSize} {...p} />}</Field>
         {size === "custom" && (
           <div className="grid grid-cols-2 gap-3">

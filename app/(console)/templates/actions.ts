@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { consoleAction } from "@/lib/console";
 import * as templates from "@/lib/templates";
-import { hbsStarter } from "@/lib/templates/hbs-editor-tabs";
+import { HBS_STARTERS, hbsStarterContent } from "@/lib/templates/hbs-starters";
 
 /** Page sizes the create dialog offers, in mm (custom sends its own). */
 const PRESETS = { a4: { widthMm: 210, heightMm: 297 }, letter: { widthMm: 215.9, heightMm: 279.4 } } as const;
@@ -13,6 +13,7 @@ const mm = (max: number) => z.coerce.number().min(0).max(max);
 const CreateInput = z.object({
   name: templates.TemplateName,
   kind: z.enum(["component", "handlebars"]).default("component"),
+  starter: z.enum(HBS_STARTERS).default("basic"),
   pageSize: z.enum(["a4", "letter", "custom"]),
   widthMm: mm(5000).optional(),
   heightMm: mm(5000).optional(),
@@ -24,13 +25,14 @@ const CreateInput = z.object({
 
 /**
  * A new template with something to see from the start: a component template a first text; a
- * Handlebars template a starter (hbsStarter) with a partial, a helper, a script, header, footer and sample data.
+ * Handlebars template the starter the person picked (lib/templates/hbs-starters.ts: basic,
+ * invoice, report, letter), each with header, footer and sample data that renders it.
  */
 export const createTemplateAction = consoleAction(CreateInput, async (ctx, input) => {
   const pageSize = input.pageSize === "custom" ? { widthMm: input.widthMm ?? 0, heightMm: input.heightMm ?? 0 } : PRESETS[input.pageSize];
   const settings = { pageSize, margins: { topMm: input.topMm, rightMm: input.rightMm, bottomMm: input.bottomMm, leftMm: input.leftMm } };
   if (input.kind === "handlebars") {
-    const t = await templates.createTemplate(ctx, { name: input.name, kind: "handlebars", content: hbsStarter(input.name, settings) });
+    const t = await templates.createTemplate(ctx, { name: input.name, kind: "handlebars", content: hbsStarterContent(input.starter, input.name, settings) });
     return { id: t.id };
   }
   const content = {
