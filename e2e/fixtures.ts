@@ -9,6 +9,7 @@ import { authOptions } from "../lib/sessions";
 import { db } from "../lib/db/client";
 import type { Role } from "../lib/db/schema";
 import { TEST_ADMIN } from "../lib/testing/global-setup";
+import { FROM_ADDRESS } from "../lib/testing/people";
 import { createUser, firstWorkspaceOf, verifyCredentials } from "../lib/users";
 import { insertMembership } from "../lib/users/repository";
 import { createWorkspace } from "../lib/workspaces";
@@ -39,7 +40,7 @@ export async function newWorkspace(name = `E2E ${randomBytes(3).toString("hex")}
 
 /** The bootstrap owner's workspace ("Default"). */
 export async function defaultWorkspaceId(): Promise<string> {
-  const owner = await verifyCredentials(OWNER.email, OWNER.password);
+  const owner = await verifyCredentials(OWNER.email, OWNER.password, FROM_ADDRESS);
   const id = owner && (await firstWorkspaceOf(db(), owner.id));
   if (!id) throw new Error("the e2e server has no bootstrap owner");
   return id;

@@ -1,6 +1,7 @@
 "use server";
 import { headers } from "next/headers";
 import { limitInvitationAccept, limitPasswordResetRequest, limitPublicAction } from "@/lib/http/account-limits";
+import { addressBucket, clientAddress } from "@/lib/http/client-address";
 import { runPublicAction } from "@/lib/console/public-action";
 import * as people from "@/lib/people";
 
@@ -10,9 +11,10 @@ import * as people from "@/lib/people";
 /** Accepts an invitation (a new account, or an existing one's password); the page then signs the person in. */
 export async function acceptInvitationAction(input: people.AcceptInvitationInput) {
   return runPublicAction(async () => {
-    await limitPublicAction(await headers());
+    const h = await headers();
+    await limitPublicAction(h);
     await limitInvitationAccept(String(input?.token ?? ""));
-    return people.acceptInvitation(input);
+    return people.acceptInvitation(input, addressBucket(clientAddress(h)));
   });
 }
 

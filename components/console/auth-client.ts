@@ -24,7 +24,7 @@ async function failureMessage(res: Response): Promise<string> {
 /** next-auth's ?error= codes of a refused sign-in, as sentences (AccountLocked: lib/sessions). */
 export const signInErrors: Record<string, string> = {
   CredentialsSignin: "Email or password is wrong.",
-  AccountLocked: "Too many wrong passwords for this account; sign-in is paused for up to 15 minutes. Try again later.",
+  AccountLocked: "Too many wrong passwords for this account from your network; sign-in from here is paused for up to 15 minutes. Try again later.",
 };
 
 export type SignInOutcome = { ok: true } | { ok: false; message: string; retryAfterSeconds?: number };

@@ -183,10 +183,11 @@ export type AcceptedInvitation = { userId: string; email: string; workspaceId: s
  * whose email already has an account gives its password instead. Either way they join the
  * workspace with the invited role. Each link works once; an expired, cancelled or used one is
  * refused saying which. A wrong password of an existing account counts against that account's
- * limit (lib/users/password-attempts.ts), shared with sign-in: re-sent links give no fresh
- * guesses. Callers also limit attempts per link and per address (lib/http/account-limits.ts).
+ * limit from `from`, the client address's bucket (lib/users/password-attempts.ts), shared with
+ * sign-in: re-sent links give no fresh guesses. Callers also limit attempts per link and per
+ * address (lib/http/account-limits.ts).
  */
-export async function acceptInvitation(input: AcceptInvitationInput): Promise<AcceptedInvitation> {
+export async function acceptInvitation(input: AcceptInvitationInput, from: string): Promise<AcceptedInvitation> {
   const v = parseInput(AcceptInvitationInput, input);
   if (!looksLikeToken(v.token)) throw invalidLink();
   const tokenHash = hashToken(v.token);
@@ -199,7 +200,7 @@ export async function acceptInvitation(input: AcceptInvitationInput): Promise<Ac
   const existing = await userRepo.findUserByEmail(db(), peek.email);
   let newPasswordHash: string | undefined;
   if (existing) {
-    if (!(await checkAccountPassword(existing.email, v.password, existing.passwordHash))) {
+    if (!(await checkAccountPassword(existing.email, v.password, existing.passwordHash, from))) {
       throw invalidValue("password", `is not the password of the account ${peek.email}`);
     }
   } else {

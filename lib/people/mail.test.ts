@@ -6,7 +6,7 @@ import { passwordResetTokens, users } from "../db/schema";
 import { AppError } from "../errors";
 import { hashToken } from "./tokens";
 import { startTestSmtp, type TestSmtp } from "../testing/smtp";
-import { newEmail, peopleWorkspace } from "../testing/people";
+import { FROM_ADDRESS, newEmail, peopleWorkspace } from "../testing/people";
 import { verifyCredentials } from "../users";
 import { acceptInvitation, getPasswordReset, listPeople, createInvitation, requestPasswordReset, resendInvitation, resetPassword } from ".";
 
@@ -61,7 +61,7 @@ describe("invitations by mail (SMTP_URL set, a real SMTP server on loopback)", (
     const link = linkIn(mail.text, "/invitations/");
     expect(mail.html).toContain(`href="${link}"`);
 
-    const joined = await acceptInvitation({ token: tokenOf(link), name: "Mailed Person", password: "mailed-password" });
+    const joined = await acceptInvitation({ token: tokenOf(link), name: "Mailed Person", password: "mailed-password" }, FROM_ADDRESS);
     expect(joined).toMatchObject({ email, role: "member", workspaceId: w.id });
   });
 
@@ -87,9 +87,9 @@ describe("invitations by mail (SMTP_URL set, a real SMTP server on loopback)", (
     const second = await smtp.waitFor(email, (m) => m !== firstMail);
     expect(second.text).toContain("as a content editor");
 
-    const old = await refusal(acceptInvitation({ token: tokenOf(linkIn(firstMail.text, "/invitations/")), name: "N", password: "long enough" }));
+    const old = await refusal(acceptInvitation({ token: tokenOf(linkIn(firstMail.text, "/invitations/")), name: "N", password: "long enough" }, FROM_ADDRESS));
     expect(old.status).toBe(404);
-    expect((await acceptInvitation({ token: tokenOf(linkIn(second.text, "/invitations/")), name: "N", password: "long enough" })).role).toBe("content_editor");
+    expect((await acceptInvitation({ token: tokenOf(linkIn(second.text, "/invitations/")), name: "N", password: "long enough" }, FROM_ADDRESS)).role).toBe("content_editor");
   });
 
   it("a mail server that refuses: the invitation stands, the answer says 'failed' without the link, and re-sending later mails a working one", async () => {
@@ -108,7 +108,7 @@ describe("invitations by mail (SMTP_URL set, a real SMTP server on loopback)", (
     expect((await listPeople(owner.ctx)).invitations.map((i) => i.email)).toEqual([email]);
     expect((await resendInvitation(owner.ctx, issued.invitation.id)).email).toBe("sent");
     const mail = await smtp.waitFor(email);
-    expect((await acceptInvitation({ token: tokenOf(linkIn(mail.text, "/invitations/")), name: "N", password: "long enough" })).role).toBe("admin");
+    expect((await acceptInvitation({ token: tokenOf(linkIn(mail.text, "/invitations/")), name: "N", password: "long enough" }, FROM_ADDRESS)).role).toBe("admin");
   });
 
   it("a mail server that cannot be reached: 'failed', and the invitation stands", async () => {
@@ -149,8 +149,8 @@ describe("forgot password (only with mail)", () => {
 
     expect((await refusal(resetPassword({ token, password: "short" }))).details?.[0]?.path).toBe("password");
     expect(await resetPassword({ token, password: "brand-new-password" })).toEqual({ email: me.email });
-    expect(await verifyCredentials(me.email, "brand-new-password")).toBeDefined();
-    expect(await verifyCredentials(me.email, me.password)).toBeUndefined();
+    expect(await verifyCredentials(me.email, "brand-new-password", FROM_ADDRESS)).toBeDefined();
+    expect(await verifyCredentials(me.email, me.password, FROM_ADDRESS)).toBeUndefined();
 
     expect((await getPasswordReset(token)).state).toBe("used");
     expect((await refusal(resetPassword({ token, password: "another-password" }))).message).toBe(

@@ -4,7 +4,7 @@ import { listAuditEvents } from "../audit";
 import { db } from "../db/client";
 import { invitations } from "../db/schema";
 import { AppError } from "../errors";
-import { newEmail, peopleWorkspace, personCtx } from "../testing/people";
+import { FROM_ADDRESS, newEmail, peopleWorkspace, personCtx } from "../testing/people";
 import { verifyCredentials } from "../users";
 import {
   acceptInvitation,
@@ -117,7 +117,7 @@ describe("who may see and manage people (spec: Roles in the web console)", () =>
     await removeMember(owner.ctx, owner2.userId);
     expect((await listPeople(owner.ctx)).members.map((m) => m.userId).sort()).toEqual([owner.userId, admin.userId].sort());
     // The account stays: the removed person can still sign in (to their other workspaces).
-    expect(await verifyCredentials(member.email, member.password)).toBeDefined();
+    expect(await verifyCredentials(member.email, member.password, FROM_ADDRESS)).toBeDefined();
   });
 });
 
@@ -184,19 +184,19 @@ describe("invitations", () => {
     const rows = await db().execute(sql`select count(*)::int as n from invitations where token_hash = ${token} or id = ${token}`);
     expect(rows[0]).toEqual({ n: 0 });
 
-    const missingName = await refusal(acceptInvitation({ token, password: "long enough" }));
+    const missingName = await refusal(acceptInvitation({ token, password: "long enough" }, FROM_ADDRESS));
     expect(missingName.details).toEqual([{ path: "name", message: "is required to create your account" }]);
-    const shortPassword = await refusal(acceptInvitation({ token, name: "Ada", password: "short" }));
+    const shortPassword = await refusal(acceptInvitation({ token, name: "Ada", password: "short" }, FROM_ADDRESS));
     expect(shortPassword.details?.[0]?.path).toBe("password");
 
-    const accepted = await acceptInvitation({ token, name: "Ada Lovelace", password: "analytical-engine" });
+    const accepted = await acceptInvitation({ token, name: "Ada Lovelace", password: "analytical-engine" }, FROM_ADDRESS);
     expect(accepted).toMatchObject({ email, workspaceId: w.id, role: "admin", createdAccount: true });
-    expect(await verifyCredentials(email, "analytical-engine")).toMatchObject({ name: "Ada Lovelace" });
+    expect(await verifyCredentials(email, "analytical-engine", FROM_ADDRESS)).toMatchObject({ name: "Ada Lovelace" });
     const people = await listPeople(owner.ctx);
     expect(people.members.find((m) => m.email === email)).toMatchObject({ name: "Ada Lovelace", role: "admin" });
     expect(people.invitations).toEqual([]);
 
-    expect(await refusal(acceptInvitation({ token, name: "Ada", password: "analytical-engine" }))).toMatchObject({
+    expect(await refusal(acceptInvitation({ token, name: "Ada", password: "analytical-engine" }, FROM_ADDRESS))).toMatchObject({
       status: 409,
       message: "This invitation was already used; sign in to reach the workspace",
     });
@@ -214,14 +214,14 @@ describe("invitations", () => {
     const token = tokenOf(link);
     expect((await getInvitation(token)).hasAccount).toBe(true);
 
-    const wrong = await refusal(acceptInvitation({ token, password: "not-the-password" }));
+    const wrong = await refusal(acceptInvitation({ token, password: "not-the-password" }, FROM_ADDRESS));
     expect(wrong.status).toBe(400);
     expect(wrong.details).toEqual([{ path: "password", message: `is not the password of the account ${elsewhere.email}` }]);
 
-    const accepted = await acceptInvitation({ token, name: "Ignored", password: elsewhere.password });
+    const accepted = await acceptInvitation({ token, name: "Ignored", password: elsewhere.password }, FROM_ADDRESS);
     expect(accepted).toMatchObject({ userId: elsewhere.userId, role: "member", createdAccount: false });
     expect((await listPeople(owner.ctx)).members.find((m) => m.userId === elsewhere.userId)?.role).toBe("member");
-    expect(await verifyCredentials(elsewhere.email, elsewhere.password)).toBeDefined(); // the password is unchanged
+    expect(await verifyCredentials(elsewhere.email, elsewhere.password, FROM_ADDRESS)).toBeDefined(); // the password is unchanged
   });
 
   it("an expired invitation is refused; re-sending gives a new 7-day link and the old one stops working", async () => {
@@ -233,7 +233,7 @@ describe("invitations", () => {
 
     expect((await getInvitation(tokenOf(first.link))).status).toBe("expired");
     expect((await listPeople(admin.ctx)).invitations[0]?.status).toBe("expired");
-    expect(await refusal(acceptInvitation({ token: tokenOf(first.link), name: "N", password: "long enough" }))).toMatchObject({
+    expect(await refusal(acceptInvitation({ token: tokenOf(first.link), name: "N", password: "long enough" }, FROM_ADDRESS))).toMatchObject({
       status: 409,
       message: "This invitation has expired; ask the person who invited you to re-send it",
     });
@@ -242,9 +242,9 @@ describe("invitations", () => {
     expect(again.link).not.toBe(first.link);
     expect(again.invitation).toMatchObject({ id: first.invitation.id, status: "pending" });
     expect(Date.parse(again.invitation.expiresAt)).toBeGreaterThan(Date.now() + 6.9 * 86_400_000);
-    expect((await refusal(acceptInvitation({ token: tokenOf(first.link), name: "N", password: "long enough" }))).status).toBe(404);
+    expect((await refusal(acceptInvitation({ token: tokenOf(first.link), name: "N", password: "long enough" }, FROM_ADDRESS))).status).toBe(404);
     expect((await refusal(getInvitation(tokenOf(first.link)))).message).toMatch(/not valid/);
-    expect((await acceptInvitation({ token: tokenOf(again.link), name: "N", password: "long enough" })).role).toBe("member");
+    expect((await acceptInvitation({ token: tokenOf(again.link), name: "N", password: "long enough" }, FROM_ADDRESS)).role).toBe("member");
   });
 
   it("a cancelled invitation is refused saying so; cancelling twice is a conflict; members cannot cancel or re-send", async () => {
@@ -257,7 +257,7 @@ describe("invitations", () => {
 
     await cancelInvitation(admin.ctx, invitation.id);
     expect((await getInvitation(tokenOf(link))).status).toBe("cancelled");
-    expect(await refusal(acceptInvitation({ token: tokenOf(link), name: "N", password: "long enough" }))).toMatchObject({
+    expect(await refusal(acceptInvitation({ token: tokenOf(link), name: "N", password: "long enough" }, FROM_ADDRESS))).toMatchObject({
       status: 409,
       message: "This invitation was cancelled; ask the person who invited you for a new one",
     });
@@ -295,7 +295,7 @@ describe("invitations", () => {
   it("a malformed or unknown link is 'not valid'", async () => {
     expect((await refusal(getInvitation("nope"))).status).toBe(404);
     expect((await refusal(getInvitation("A".repeat(43)))).status).toBe(404);
-    expect((await refusal(acceptInvitation({ token: "x".repeat(43), name: "N", password: "long enough" }))).status).toBe(404);
+    expect((await refusal(acceptInvitation({ token: "x".repeat(43), name: "N", password: "long enough" }, FROM_ADDRESS))).status).toBe(404);
   });
 });
 
@@ -306,12 +306,12 @@ describe("your profile and password", () => {
     expect(await updateProfile(me.ctx, { name: "  Grace Hopper " })).toMatchObject({ name: "Grace Hopper", email: me.email });
     expect((await refusal(updateProfile(me.ctx, { name: "   " }))).details?.[0]?.path).toBe("name");
 
-    const wrong = await refusal(changePassword(me.ctx, { currentPassword: "wrong-one", newPassword: "a-new-password" }));
+    const wrong = await refusal(changePassword(me.ctx, { currentPassword: "wrong-one", newPassword: "a-new-password" }, { from: FROM_ADDRESS }));
     expect(wrong.details).toEqual([{ path: "currentPassword", message: "is not your current password" }]);
-    expect((await refusal(changePassword(me.ctx, { currentPassword: me.password, newPassword: "short" }))).details?.[0]?.path).toBe("newPassword");
-    await changePassword(me.ctx, { currentPassword: me.password, newPassword: "a-new-password" });
-    expect(await verifyCredentials(me.email, "a-new-password")).toBeDefined();
-    expect(await verifyCredentials(me.email, me.password)).toBeUndefined();
+    expect((await refusal(changePassword(me.ctx, { currentPassword: me.password, newPassword: "short" }, { from: FROM_ADDRESS }))).details?.[0]?.path).toBe("newPassword");
+    await changePassword(me.ctx, { currentPassword: me.password, newPassword: "a-new-password" }, { from: FROM_ADDRESS });
+    expect(await verifyCredentials(me.email, "a-new-password", FROM_ADDRESS)).toBeDefined();
+    expect(await verifyCredentials(me.email, me.password, FROM_ADDRESS)).toBeUndefined();
 
     const actions = (await listAuditEvents(w.system, { limit: 50 })).items.map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(["user.update_profile", "user.change_password"]));

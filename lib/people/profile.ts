@@ -38,17 +38,18 @@ export async function updateProfile(ctx: Ctx, input: UpdateProfileInput): Promis
 
 /**
  * Changes the signed-in person's own password; the current one is required, and a wrong one
- * counts against the account's limit on wrong passwords (lib/users/password-attempts.ts). Every
+ * counts against the account's limit on wrong passwords from `opts.from`, the client address's
+ * bucket (lib/users/password-attempts.ts). Every
  * other console session of the person ends (on its next request); `keepSessionId`, the session
  * making the change, stays signed in. Unused "forgot password" links end. Callers also limit
  * attempts per person (lib/http/account-limits.ts).
  */
-export async function changePassword(ctx: Ctx, input: ChangePasswordInput, opts: { keepSessionId?: string } = {}): Promise<void> {
+export async function changePassword(ctx: Ctx, input: ChangePasswordInput, opts: { from: string; keepSessionId?: string }): Promise<void> {
   const userId = requireUser(ctx);
   const v = parseInput(ChangePasswordInput, input);
   const u = await repo.findUserById(db(), userId);
   if (!u) throw notFound("user", userId);
-  if (!(await checkAccountPassword(u.email, v.currentPassword, u.passwordHash))) throw invalidValue("currentPassword", "is not your current password");
+  if (!(await checkAccountPassword(u.email, v.currentPassword, u.passwordHash, opts.from))) throw invalidValue("currentPassword", "is not your current password");
   if (v.currentPassword === v.newPassword) throw invalidValue("newPassword", "must differ from your current password");
   const passwordHash = await hashPassword(v.newPassword);
   await withTx(async (tx) => {

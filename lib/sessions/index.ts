@@ -39,16 +39,21 @@ export const sessionLifetimeMs = () => config().SESSION_MAX_AGE_HOURS * 3_600_00
 /** next-auth's error code for an account past its limit on wrong passwords (the sign-in form says so). */
 export const ACCOUNT_LOCKED = "AccountLocked";
 
-/** A session check's outcome that next-auth would hide: the database error it met, if the database was unavailable. */
-type SessionCheck = { unavailable?: unknown };
+/**
+ * A session check's outcome that next-auth would hide: the database error it met, if the database
+ * was unavailable. `from`: the client address's bucket of a sign-in (next-auth's own request
+ * does not carry the address lib/server/web.ts found).
+ */
+type SessionCheck = { unavailable?: unknown; from?: string };
 const sessionCheck = new AsyncLocalStorage<SessionCheck>();
 
 /**
  * Runs a next-auth call (getServerSession, its route handler) and tells whether its session check
- * met a database outage, which next-auth itself reports as "signed out".
+ * met a database outage, which next-auth itself reports as "signed out". `from` is the client
+ * address's bucket (lib/http/client-address.ts), which a sign-in's password check counts against.
  */
-export async function checkingSession<T>(fn: () => Promise<T>): Promise<{ result: T; unavailable?: unknown }> {
-  const check: SessionCheck = {};
+export async function checkingSession<T>(fn: () => Promise<T>, from?: string): Promise<{ result: T; unavailable?: unknown }> {
+  const check: SessionCheck = from === undefined ? {} : { from };
   const result = await sessionCheck.run(check, fn);
   return { result, ...(check.unavailable ? { unavailable: check.unavailable } : {}) };
 }
@@ -115,8 +120,11 @@ export function authOptions(): NextAuthOptions {
           const email = credentials?.email?.trim();
           const password = credentials?.password;
           if (!email || !password || email.length > 254 || password.length > 1024) return null;
+          const from = sessionCheck.getStore()?.from;
+          // why throw: a sign-in outside app/api/auth would count every address's guesses as one.
+          if (from === undefined) throw new Error("A sign-in must run through app/api/auth, which knows its client address");
           try {
-            const user = await verifyCredentials(email, password);
+            const user = await verifyCredentials(email, password, from);
             return user ? { id: user.id, email: user.email, name: user.name ?? user.email, epoch: user.sessionEpoch } : null;
           } catch (err) {
             // why a code: next-auth passes only an error's message on, as ?error= of the sign-in page.

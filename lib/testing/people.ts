@@ -25,3 +25,9 @@ export const personCtx = (workspaceId: string, userId: string, role: Role): Ctx 
 });
 
 export const newEmail = (label = "invitee") => `${label}-${randomBytes(4).toString("hex")}@folio.test`;
+
+/**
+ * A client address's bucket for the verbs that check a password (sign-in, accepting an
+ * invitation, changing a password): wrong passwords count per account and address.
+ */
+export const FROM_ADDRESS = "192.0.2.10";

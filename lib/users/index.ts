@@ -29,13 +29,14 @@ export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User
 }
 
 /**
- * The user for an email and password, or undefined; the same work is done for unknown emails.
- * Counts against the account's limit on wrong passwords (lib/users/password-attempts.ts): past it,
- * throws 429 RATE_LIMITED whatever the password.
+ * The user for an email and password tried from `from` (the client address's bucket), or
+ * undefined; the same work is done for unknown emails. Counts against the limit on wrong passwords
+ * per account and address (lib/users/password-attempts.ts): past it, throws 429 RATE_LIMITED
+ * whatever the password.
  */
-export async function verifyCredentials(email: string, password: string) {
+export async function verifyCredentials(email: string, password: string, from: string) {
   const user = await repo.findUserByEmail(db(), email);
   // why: hash even when the user is unknown, so timing does not tell which emails exist.
-  const ok = await checkAccountPassword(email, password, user?.passwordHash ?? "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=");
+  const ok = await checkAccountPassword(email, password, user?.passwordHash ?? "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", from);
   return ok && user ? user : undefined;
 }

@@ -80,17 +80,20 @@ export async function endSessions(ex: Executor, userId: string, keepSessionId: s
     .where(eq(users.id, userId));
 }
 
+/** Whose password checks are counted together: an account (digest) from a client address (digest). */
+export type PasswordCheckKey = { account: string; address: string };
+
 /**
- * Counts one password check of an account in its window (a new window starts when the last one
- * ended) and answers the count so far, this one included, and the window's start.
+ * Counts one password check of an account from an address in its window (a new window starts
+ * when the last one ended) and answers the count so far, this one included, and the window's start.
  */
-export async function countPasswordCheck(ex: Executor, account: string, now: Date, windowMs: number) {
+export async function countPasswordCheck(ex: Executor, key: PasswordCheckKey, now: Date, windowMs: number) {
   const open = sql`${passwordFailures.windowStart} > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
   const [row] = await ex
     .insert(passwordFailures)
-    .values({ account, windowStart: now, failures: 1 })
+    .values({ ...key, windowStart: now, failures: 1 })
     .onConflictDoUpdate({
-      target: passwordFailures.account,
+      target: [passwordFailures.account, passwordFailures.address],
       // why both from the old row: Postgres evaluates every SET expression against the row before the update.
       set: {
         failures: sql`case when ${open} then ${passwordFailures.failures} + 1 else 1 end`,
@@ -101,15 +104,15 @@ export async function countPasswordCheck(ex: Executor, account: string, now: Dat
   return row!;
 }
 
-/** Takes back a check counted by countPasswordCheck that succeeded (if its window is still the account's). */
-export async function uncountPasswordCheck(ex: Executor, account: string, windowStart: Date) {
+/** Takes back a check counted by countPasswordCheck that succeeded (if its window is still the one counted). */
+export async function uncountPasswordCheck(ex: Executor, key: PasswordCheckKey, windowStart: Date) {
   await ex
     .update(passwordFailures)
     .set({ failures: sql`greatest(${passwordFailures.failures} - 1, 0)` })
-    .where(and(eq(passwordFailures.account, account), eq(passwordFailures.windowStart, windowStart)));
+    .where(and(eq(passwordFailures.account, key.account), eq(passwordFailures.address, key.address), eq(passwordFailures.windowStart, windowStart)));
 }
 
-/** Forgets the accounts whose window ended before `before`. */
+/** Forgets the counts whose window ended before `before`. */
 export async function prunePasswordFailures(ex: Executor, before: Date) {
   await ex.delete(passwordFailures).where(sql`${passwordFailures.windowStart} < ${before.toISOString()}::timestamptz`);
 }

@@ -1,8 +1,10 @@
 "use server";
 import { revalidatePath } from "next/cache";
+import { headers } from "next/headers";
 import { z } from "zod";
 import { consoleAction } from "@/lib/console";
 import { limitPasswordChange } from "@/lib/http/account-limits";
+import { addressBucket, clientAddress } from "@/lib/http/client-address";
 import * as people from "@/lib/people";
 import { renameWorkspace, WorkspaceName } from "@/lib/workspaces";
 
@@ -26,7 +28,7 @@ export const updateProfileAction = consoleAction(
 export const changePasswordAction = consoleAction(people.ChangePasswordInput, async (ctx, v, session) => {
   await limitPasswordChange(session.user.id);
   // why keep this session: the person changing the password is here; every other session ends.
-  await people.changePassword(ctx, v, { keepSessionId: session.sessionId });
+  await people.changePassword(ctx, v, { keepSessionId: session.sessionId, from: addressBucket(clientAddress(await headers())) });
   return { changed: true };
 }, { effect: "account" });
 

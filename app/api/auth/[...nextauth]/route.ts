@@ -1,6 +1,7 @@
 import NextAuth from "next-auth";
 import { authOptions, checkingSession } from "@/lib/sessions";
 import { refuseAuthPost } from "@/lib/http/auth-guard";
+import { addressBucket, clientAddress } from "@/lib/http/client-address";
 import { beginRequest, errorAnswer } from "@/lib/http/steps";
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
@@ -10,7 +11,7 @@ let handler: Handler | undefined;
 // why: built on first use, so `next build` never reads configuration or secrets.
 async function handle(req: Request, ctx: Ctx) {
   handler ??= NextAuth(authOptions()) as unknown as Handler;
-  const { result, unavailable } = await checkingSession(() => handler!(req, ctx));
+  const { result, unavailable } = await checkingSession(() => handler!(req, ctx), addressBucket(clientAddress(req.headers)));
   // why: next-auth answers a session check that met a database outage with "no session" and a
   // cleared cookie; the person stays signed in and is told to retry (503, Retry-After) instead.
   if (unavailable) return errorAnswer(beginRequest(req.headers.get("x-request-id")), unavailable);
