@@ -154,3 +154,92 @@ test("a content editor opens a Handlebars template: sample data is read only but
   await checkA11y(page);
   await screenshots(page, "hbs-editor-content-editor");
 });
+
+test("a member meets the Handlebars editor's JSON: sample data refused by the data schema is marked at its line, JSON typed key by key, translations and the preview language, readable parse errors once, Tab indents", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const name = "Order summary";
+  await templates.createTemplate(systemCtx(member.workspaceId, "e2e"), {
+    name,
+    kind: "handlebars",
+    content: {
+      templateHtml: '<html>\n<body style="font-family: sans-serif">\n  <h1>{{localization.greeting}} {{customer}}</h1>\n  {{#each items}}<p>{{name}}: {{amount}}</p>{{/each}}\n</body>\n</html>',
+      dataSchema: {
+        type: "object",
+        required: ["customer", "items"],
+        properties: { customer: { type: "string" }, items: { type: "array", items: { type: "object", required: ["name", "amount"], properties: { name: { type: "string" }, amount: { type: "number" } } } } },
+      },
+      sampleData: [{ name: "example", data: { customer: "Ann", items: [{ name: "Tea", amount: "12" }] } }],
+    },
+  });
+
+  // The list says what kind each template is.
+  await signIn(page, member.email, member.password, "/templates");
+  await expect(page.getByText("Handlebars templates are HTML with partials, helpers and scripts")).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: name })).toContainText("Handlebars");
+  await screenshots(page, "templates-kinds");
+  await page.getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+
+  // The data schema refuses the sample data: the Sample data tab is marked, the problem listed at its line, and the preview says where.
+  const sampleTab = page.getByRole("tab", { name: /^Sample data/ });
+  await expect(sampleTab.getByRole("img", { name: "has problems" })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole("region", { name: "Preview: pages" })).toContainText("Not rendered: see the problem marked in Sample data example, line");
+  await sampleTab.click();
+  const problems = page.getByRole("list", { name: "Problems in Sample data" });
+  await expect(problems).toContainText("items.0.amount");
+  await expect(problems).toContainText(/example, line \d+/);
+  await expect(page.locator(".cm-lint-marker-error")).toHaveCount(1);
+  await checkA11y(page);
+  await screenshots(page, "hbs-editor-sample-data-schema");
+
+  // Typed key by key, as a person does, while the schema completes and checks it: no errors in the browser's console.
+  const sample = page.getByRole("textbox", { name: "Sample data example", exact: true });
+  await sample.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.press("Delete");
+  const fixed = page.waitForResponse((r) => r.url().endsWith("/preview") && r.request().method() === "POST" && r.status() === 200, { timeout: 30_000 });
+  await page.keyboard.type('{"customer": "Bo", "items": [{"name": "Tea", "amount": 12}]}', { delay: 30 });
+  expect((await fixed).request().postDataJSON().data).toEqual({ customer: "Bo", items: [{ name: "Tea", amount: 12 }] });
+  await expect(problems).toBeHidden();
+
+  // Translations: the empty state says how Handlebars reads one; with a file, the preview can render in its language.
+  await page.getByRole("tab", { name: "Translations" }).click();
+  await expect(page.getByText("{{localization.greeting}}")).toBeVisible();
+  await page.getByLabel("New translation's locale").fill("de");
+  await page.getByRole("button", { name: "Add translation" }).click();
+  await replaceCode(page, "Translation de", '{\n  "greeting": "Hallo"\n}');
+  const inGerman = page.waitForResponse((r) => r.url().endsWith("/preview") && r.request().method() === "POST" && r.status() === 200 && r.request().postDataJSON().locale === "de", { timeout: 30_000 });
+  await page.getByLabel("Preview language").click();
+  await page.getByRole("option", { name: "de", exact: true }).click();
+  await inGerman;
+  await checkA11y(page);
+  await screenshots(page, "hbs-editor-preview-language");
+
+  // A Handlebars parse error, in words, listed once; the preview points at it instead of repeating it.
+  await page.getByRole("tab", { name: "template.html" }).click();
+  await replaceCode(page, "template.html", "<h1>{{customer}}</h1>\n<p>{{customer}</p>");
+  const htmlProblems = page.getByRole("list", { name: "Problems in template.html" });
+  await expect(htmlProblems).toContainText("Parse error on line 2: “{{customer}” is not closed; end it with }}.", { timeout: 20_000 });
+  await expect(page.getByRole("region", { name: "Preview: pages" })).toContainText("Not rendered: see the problem marked in template.html, line 2.");
+  await expect(page.getByText("CLOSE_RAW_BLOCK")).toHaveCount(0);
+  await expect(page.getByText("is not closed; end it with }}")).toHaveCount(1);
+  await screenshots(page, "hbs-editor-parse-error");
+
+  // A JSON syntax error, in words at its line and column.
+  await page.getByRole("tab", { name: "Page settings" }).click();
+  await replaceCode(page, "Page settings", '{\n  "locale": "de"\n  "title": "x"\n}');
+  await expect(page.getByRole("list", { name: "Problems in Page settings" })).toContainText("Page settings are not valid JSON: line 3, column 3: expected , or } after a property's value");
+  await expect(page.getByRole("region", { name: "Preview: pages" })).toContainText("Not rendered: Page settings has a problem, listed under that tab.");
+  await replaceCode(page, "Page settings", "{}");
+
+  // Tab indents in the code editor; Escape then Tab moves on from it.
+  await page.getByRole("tab", { name: "template.html" }).click();
+  await replaceCode(page, "template.html", "<h1>{{customer}}</h1>\n<p>x</p>");
+  await page.keyboard.press("ControlOrMeta+Home");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("textbox", { name: "template.html", exact: true })).toBeFocused();
+  await expect(page.getByRole("textbox", { name: "template.html", exact: true })).toContainText("  <h1>");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("textbox", { name: "template.html", exact: true })).not.toBeFocused();
+});

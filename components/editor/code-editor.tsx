@@ -5,7 +5,7 @@
 // editor pages carry CodeMirror and each carries only the languages it shows.
 "use client";
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
-import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { bracketMatching, foldGutter, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
 import { forEachDiagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
 import { EditorState, type Extension } from "@codemirror/state";
@@ -13,7 +13,7 @@ import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutt
 // why a direct import: the tags CodeMirror's own packages highlight with (a dependency of @codemirror/language).
 import { tags as t } from "@lezer/highlight";
 import type { JSONSchema7 } from "json-schema";
-import { useEffect, useRef } from "react";
+import { useEffect, useId, useRef } from "react";
 
 /** What a language adds to the common set. */
 export type LanguageSupport = {
@@ -70,6 +70,7 @@ const highlight = HighlightStyle.define([
 
 export default function CodeEditor({ value, onChange, label, support, schema, readOnly = false, onProblems, marks }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
+  const hintId = useId();
   const view = useRef<EditorView | null>(null);
   const latest = useRef({ onChange, onProblems });
   useEffect(() => {
@@ -77,8 +78,8 @@ export default function CodeEditor({ value, onChange, label, support, schema, re
   });
 
   useEffect(() => {
-    // CodeMirror's basicSetup, less what does not suit a form field: no Tab indentation (Tab moves
-    // focus on, so the editor is no keyboard trap) and no search panel.
+    // CodeMirror's basicSetup, less the search panel, plus Tab to indent: Escape then Tab moves focus
+    // on (CodeMirror's own convention, built into its view), so the editor is no keyboard trap.
     const extensions: Extension[] = [
       lineNumbers(),
       highlightActiveLineGutter(),
@@ -91,10 +92,10 @@ export default function CodeEditor({ value, onChange, label, support, schema, re
       closeBrackets(),
       autocompletion(),
       highlightActiveLine(),
-      keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap]),
+      keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, indentWithTab]),
       theme,
       EditorView.lineWrapping,
-      EditorView.contentAttributes.of({ "aria-label": label }),
+      EditorView.contentAttributes.of({ "aria-label": label, "aria-describedby": hintId }),
       EditorState.readOnly.of(readOnly),
       EditorView.editable.of(!readOnly),
       EditorView.updateListener.of((u) => {
@@ -147,5 +148,12 @@ export default function CodeEditor({ value, onChange, label, support, schema, re
     if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
   }, [value]);
 
-  return <div ref={host} className="h-full min-h-0 overflow-hidden" />;
+  return (
+    <>
+      <span id={hintId} className="sr-only">
+        Tab indents. Press Escape, then Tab, to move on from the editor.
+      </span>
+      <div ref={host} className="h-full min-h-0 overflow-hidden" />
+    </>
+  );
 }

@@ -11,12 +11,16 @@ import { CodeEditor, type CodeLanguage, type Mark } from "@/components/editor/la
 import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import type { Editor } from "@/components/editor/format";
 import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/select";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { formFields, parseData, type TranslationText } from "@/lib/templates/editor-tabs";
+import { readableHbsError } from "@/lib/templates/hbs-problems";
+import { lineOfJsonPath } from "@/lib/templates/json-text";
 import { changedHbsTabs, fromHbsTabs, locateHbsProblem, revertHbsTabs, toHbsTabs, type HbsContent, type HbsFileTabId, type HbsLocation, type HbsTabId, type HbsTabs, type NamedText } from "@/lib/templates/hbs-editor-tabs";
 import { ConsolePane, type ConsoleOutput } from "./console-pane";
 import { ContentForm } from "./content-form";
@@ -115,6 +119,8 @@ export function HandlebarsEditor({
   const [previewProblems, setPreviewProblems] = useState<{ path?: string; message: string }[]>([]);
   const [consoleOutput, setConsoleOutput] = useState<ConsoleOutput | null>(null);
   const [historyOpen, setHistoryOpen] = useState(false);
+  // The language the preview renders in: "" is the template's own (page settings).
+  const [previewLocale, setPreviewLocale] = useState("");
   // A save refused for the person's role (403): the message, and the tabs whose edits it refused.
   const [roleRefusal, setRoleRefusal] = useState<{ message: string; tabs: HbsFileTabId[] } | null>(null);
   const schemas = useTabSchemas();
@@ -127,19 +133,40 @@ export function HandlebarsEditor({
   const built = useMemo(() => fromHbsTabs(tabs), [tabs]);
   const sample = tabs.sampleData.find((d) => d.name === picked.sampleData) ?? tabs.sampleData[0];
   const data = useMemo(() => parseData(sample?.text ?? "{}"), [sample?.text]);
-  const previewRequest: PreviewRequest = !built.ok ? { problem: built.message } : !data.ok ? { problem: data.message } : { content: built.content, data: data.data };
+  const locales = tabs.translations.map((t) => t.locale);
+  const shownLocale = locales.includes(previewLocale) ? previewLocale : "";
+  // why a pointer: the problem itself is listed under its tab (and marked there), once.
+  const previewRequest: PreviewRequest = !built.ok
+    ? { problem: `Not rendered: ${tabLabels[built.tab]}${built.file ? ` (${built.file})` : ""} has a problem, listed under that tab.` }
+    : !data.ok
+      ? { problem: data.message }
+      : { content: built.content, data: data.data, ...(shownLocale ? { locale: shownLocale } : {}) };
+  const previewLocales = [{ value: "template", label: `The template's (${(built.ok ? (built.content.settings?.locale as string | undefined) : undefined) ?? "page settings"})` }, ...locales.map((l) => ({ value: l, label: l }))];
 
-  const located: Located[] = useMemo(() => {
+  /**
+   * Where a problem is marked, in words a person reads. A preview's problem at no file is the data's
+   * (the data schema's check names data paths, items.0.amount, and the whole data by none): it is
+   * marked in the sample data set previewed, at the path's line.
+   */
+  const locate = (p: { path?: string; message: string }, fromPreview: boolean): Located | undefined => {
+    const at = locateHbsProblem(p.path, p.message, tabs);
+    if (fromPreview && (!at || at.tab === "data")) {
+      const path = at ? (p.path ?? "").replace(/^data\.?/, "") : (p.path ?? "");
+      return { tab: "data", file: sample?.name, line: sample && path ? lineOfJsonPath(sample.text, path) : undefined, message: path ? `${path}: ${p.message}` : p.message };
+    }
+    return at && { ...at, message: readableHbsError(p.message) };
+  };
+  const located: Located[] = (() => {
     const seen = new Set<string>();
     const refusedPublish = publishRefusal?.of === saved && !dirty ? publishRefusal.details : [];
-    return [...serverProblems, ...refusedPublish, ...previewProblems].flatMap((p) => {
+    return [...serverProblems.map((p) => [p, false] as const), ...refusedPublish.map((p) => [p, false] as const), ...previewProblems.map((p) => [p, true] as const)].flatMap(([p, fromPreview]) => {
       const key = `${p.path}\u0000${p.message}`;
       if (seen.has(key)) return [];
       seen.add(key);
-      const at = locateHbsProblem(p.path, p.message, tabs);
-      return at ? [{ ...at, message: p.message }] : [];
+      const at = locate(p, fromPreview);
+      return at ? [at] : [];
     });
-  }, [serverProblems, publishRefusal, previewProblems, tabs, saved, dirty]);
+  })();
   const tabOfProblem = (l: Located): HbsTabId => (l.tab === "data" ? "sampleData" : l.tab);
 
   const goTo = (at: HbsLocation) => {
@@ -219,6 +246,13 @@ export function HandlebarsEditor({
     ...(!built.ok && built.tab === active ? [{ where: built.file ?? "", message: built.message }] : []),
     ...located.filter((l) => tabOfProblem(l) === active).map((l) => ({ where: [l.file, l.line !== undefined ? `line ${l.line}` : ""].filter(Boolean).join(", "), message: l.message })),
   ];
+  /** A refused preview whose every problem is marked at its tab: the pane says where, not the same words again. */
+  const explainFailure = (details: { path?: string; message: string }[]): string | undefined => {
+    const at = details.flatMap((d) => locate(d, true) ?? []);
+    if (!details.length || at.length < details.length) return undefined;
+    const where = [...new Set(at.map((l) => [tabOfProblem(l) === "sampleData" ? `Sample data ${l.file ?? ""}`.trim() : l.file ? `${tabLabels[tabOfProblem(l)]} ${l.file}` : tabLabels[tabOfProblem(l)], l.line !== undefined ? `line ${l.line}` : ""].filter(Boolean).join(", ")))];
+    return `Not rendered: see the ${at.length === 1 ? "problem" : "problems"} marked in ${new Intl.ListFormat("en", { type: "conjunction" }).format(where)}.`;
+  };
   const hasProblem = (k: HbsTabId) => located.some((l) => tabOfProblem(l) === k) || (!built.ok && built.tab === k);
 
   const tabIds: HbsTabId[] = [...(canContent ? (["content"] as const) : []), "templateHtml", "partials", "helpers", "scripts", "header", "footer", "stylesheets", "settings", "sampleData", "translations", "dataSchema", "contentFields"];
@@ -285,6 +319,7 @@ export function HandlebarsEditor({
                     value={tabs.translations}
                     onChange={(translations: TranslationText[]) => setTabs((t) => ({ ...t, translations }))}
                     readOnly={readOnly}
+                    kind="handlebars"
                     editor={(file, onText) => code("translations", `Translation ${file.locale}`, file.text, onText, file.locale)}
                   />
                 ) : k === "partials" || k === "scripts" || k === "sampleData" ? (
@@ -318,8 +353,17 @@ export function HandlebarsEditor({
           <ProblemList tab={tabLabels[active]} problems={problemList} />
         </Tabs>
         <div className="flex flex-col gap-2">
+          {locales.length > 0 && (
+            <Field label="Preview language" className="flex items-center justify-end gap-3 space-y-0">
+              {(p) => (
+                <div className="w-56">
+                  <Select {...p} options={previewLocales} value={shownLocale || "template"} onValueChange={(v) => setPreviewLocale(v === "template" ? "" : v)} />
+                </div>
+              )}
+            </Field>
+          )}
           <div className="flex h-[30rem] flex-col lg:h-[calc(100vh-30rem)] lg:min-h-[24rem]">
-            <PreviewPane templateId={template.id} request={previewRequest} onProblems={setPreviewProblems} onConsole={setConsoleOutput} />
+            <PreviewPane templateId={template.id} request={previewRequest} onProblems={setPreviewProblems} onConsole={setConsoleOutput} explain={explainFailure} />
           </div>
           <ConsolePane output={consoleOutput} />
         </div>

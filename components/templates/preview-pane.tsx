@@ -38,6 +38,7 @@ export function PreviewPane({
   title = "Preview",
   onProblems,
   onConsole,
+  explain,
 }: {
   templateId: string;
   request: PreviewRequest;
@@ -46,6 +47,8 @@ export function PreviewPane({
   onProblems?: (details: { path?: string; message: string }[]) => void;
   /** The console output of the last preview that answered one (Handlebars templates). */
   onConsole?: (output: { entries: ConsoleEntry[]; omitted: number }) => void;
+  /** What to say instead of a refusal's message and details when the editor shows them at their places; undefined to show them here. */
+  explain?: (details: { path?: string; message: string }[]) => string | undefined;
 }) {
   const [shown, setShown] = useState<Shown | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
@@ -58,6 +61,9 @@ export function PreviewPane({
   const seq = useRef(0);
   const body = "problem" in request ? null : JSON.stringify({ data: request.data, content: request.content, ...(request.locale ? { locale: request.locale } : {}) });
   const problem: Failure | null = "problem" in request ? { message: request.problem } : null;
+  const explained = failure && !problem ? explain?.(failure.details ?? []) : undefined;
+  // why: a refusal of one problem says it in its message too ("template: Parse error…"); its detail would repeat it.
+  const details = (failure?.details ?? []).filter((d) => !(failure!.details!.length === 1 && failure!.message.endsWith(d.message)));
 
   useEffect(() => {
     if ("problem" in request) return; // shown as it is, below; nothing to ask the server
@@ -178,11 +184,11 @@ export function PreviewPane({
         {problem || failure ? (
           <div role="alert" className="rounded-md border border-danger/40 bg-white p-4 text-sm">
             <p className="flex items-start gap-2 font-medium text-danger">
-              <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" /> {(problem ?? failure)!.message}
+              <TriangleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" /> {problem?.message ?? explained ?? failure!.message}
             </p>
-            {!problem && failure?.details && failure.details.length > 0 && (
+            {!problem && !explained && details.length > 0 && (
               <ul className="mt-2 space-y-1 pl-6 text-gray-800">
-                {failure.details.map((d, i) => (
+                {details.map((d, i) => (
                   <li key={i}>
                     {d.path && <code className="rounded bg-gray-100 px-1 font-mono text-xs">{d.path}</code>} {d.message}
                   </li>

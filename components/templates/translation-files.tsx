@@ -14,12 +14,15 @@ export function TranslationFiles({
   onChange,
   readOnly,
   editor,
+  kind = "component",
 }: {
   value: TranslationText[];
   onChange: (files: TranslationText[]) => void;
   readOnly: boolean;
   /** The code editor for one file's JSON. */
   editor: (file: TranslationText, onText: (text: string) => void) => ReactNode;
+  /** The template's kind, for how the empty state says to use a word: a binding, or a Handlebars expression. */
+  kind?: "component" | "handlebars";
 }) {
   const [selected, setSelected] = useState<string | undefined>(value[0]?.locale);
   const [locale, setLocale] = useState("");
@@ -69,7 +72,17 @@ export function TranslationFiles({
           <h3 className="text-base font-semibold text-gray-900">No translation files</h3>
           <p className="mt-1 max-w-md text-sm text-gray-600">
             A translation file holds the template&apos;s words in one language. The file of the render&apos;s language reaches the data as{" "}
-            <code className="font-mono text-xs">localization</code>: bind <code className="font-mono text-xs">{'{"path": ["localization", "greeting"]}'}</code>. A language
+            <code className="font-mono text-xs">localization</code>
+            {kind === "handlebars" ? (
+              <>
+                : write <code className="font-mono text-xs">{"{{localization.greeting}}"}</code> in template.html, a partial, the header or the footer.
+              </>
+            ) : (
+              <>
+                : bind <code className="font-mono text-xs">{'{"path": ["localization", "greeting"]}'}</code>.
+              </>
+            )}{" "}
+            A language
             without a file of its own uses its base language&apos;s (de-AT uses de).
           </p>
         </div>

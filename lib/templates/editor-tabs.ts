@@ -2,6 +2,7 @@
 // spec: Component template: the console shows composition.json holding only root, the page
 // header and footer, and a list of the folder's stylesheets to tick; components (and anything
 // else of the composition) are kept as they are. Translation files are one JSON text per locale.
+import { parseJsonText } from "./json-text";
 
 export type Content = {
   composition: Record<string, unknown> & { root?: unknown; header?: string; footer?: string; stylesheets?: string[] };
@@ -67,49 +68,35 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * empty settings the stored draft did not have.
  */
 export function fromTabs(tabs: Tabs, stored: Content): Built {
-  let root: unknown;
-  try {
-    const parsed: unknown = JSON.parse(tabs.composition);
-    if (!isObject(parsed) || !("root" in parsed)) {
-      return { ok: false, tab: "composition", message: "composition.json must be an object with root" };
-    }
-    const extra = Object.keys(parsed).filter((k) => k !== "root");
-    if (extra.length) return { ok: false, tab: "composition", message: `composition.json holds only root; ${extra.join(", ")} is not shown here` };
-    root = parsed.root;
-  } catch (e) {
-    return { ok: false, tab: "composition", message: `composition.json is not valid JSON: ${(e as Error).message}` };
+  const compositionJson = parseJsonText(tabs.composition);
+  if (!compositionJson.ok) return { ok: false, tab: "composition", message: `composition.json is not valid JSON: ${compositionJson.message}` };
+  const parsed = compositionJson.value;
+  if (!isObject(parsed) || !("root" in parsed)) {
+    return { ok: false, tab: "composition", message: "composition.json must be an object with root" };
   }
-  let settings: unknown;
-  try {
-    settings = JSON.parse(tabs.settings);
-  } catch (e) {
-    return { ok: false, tab: "settings", message: `Page settings are not valid JSON: ${(e as Error).message}` };
-  }
+  const extra = Object.keys(parsed).filter((k) => k !== "root");
+  if (extra.length) return { ok: false, tab: "composition", message: `composition.json holds only root; ${extra.join(", ")} is not shown here` };
+  const root = parsed.root;
+  const settingsJson = parseJsonText(tabs.settings);
+  if (!settingsJson.ok) return { ok: false, tab: "settings", message: `Page settings are not valid JSON: ${settingsJson.message}` };
+  const settings = settingsJson.value;
   const translations: Record<string, unknown> = {};
   for (const t of tabs.translations) {
-    try {
-      const file: unknown = JSON.parse(t.text);
-      if (!isObject(file)) return { ok: false, tab: "translations", locale: t.locale, message: `Translation ${t.locale} must be a JSON object` };
-      translations[t.locale] = file;
-    } catch (e) {
-      return { ok: false, tab: "translations", locale: t.locale, message: `Translation ${t.locale} is not valid JSON: ${(e as Error).message}` };
-    }
+    const file = parseJsonText(t.text);
+    if (!file.ok) return { ok: false, tab: "translations", locale: t.locale, message: `Translation ${t.locale} is not valid JSON: ${file.message}` };
+    if (!isObject(file.value)) return { ok: false, tab: "translations", locale: t.locale, message: `Translation ${t.locale} must be a JSON object` };
+    translations[t.locale] = file.value;
   }
   let dataSchema: unknown;
   if (tabs.dataSchema.trim() !== "") {
-    try {
-      dataSchema = JSON.parse(tabs.dataSchema);
-    } catch (e) {
-      return { ok: false, tab: "dataSchema", message: `The data schema is not valid JSON: ${(e as Error).message}` };
-    }
+    const schema = parseJsonText(tabs.dataSchema);
+    if (!schema.ok) return { ok: false, tab: "dataSchema", message: `The data schema is not valid JSON: ${schema.message}` };
+    dataSchema = schema.value;
     if (!isObject(dataSchema)) return { ok: false, tab: "dataSchema", message: "The data schema must be a JSON object (a JSON Schema)" };
   }
-  let fields: unknown;
-  try {
-    fields = JSON.parse(tabs.contentFields);
-  } catch (e) {
-    return { ok: false, tab: "contentFields", message: `Content fields are not valid JSON: ${(e as Error).message}` };
-  }
+  const fieldsJson = parseJsonText(tabs.contentFields);
+  if (!fieldsJson.ok) return { ok: false, tab: "contentFields", message: `Content fields are not valid JSON: ${fieldsJson.message}` };
+  const fields = fieldsJson.value;
   if (!Array.isArray(fields)) return { ok: false, tab: "contentFields", message: "Content fields must be a JSON array of fields" };
   const { header: _h, footer: _f, stylesheets: _s, ...kept } = stored.composition ?? {};
   const composition: Content["composition"] = { ...kept, root };
@@ -145,13 +132,10 @@ export function formFields(contentFields: string): { name: string; type: "text" 
 
 /** Sample data: a JSON object, or why it is not one. */
 export function parseData(text: string): { ok: true; data: Record<string, unknown> } | { ok: false; message: string } {
-  try {
-    const v: unknown = JSON.parse(text);
-    if (!isObject(v)) return { ok: false, message: "Sample data must be a JSON object" };
-    return { ok: true, data: v };
-  } catch (e) {
-    return { ok: false, message: `Sample data is not valid JSON: ${(e as Error).message}` };
-  }
+  const v = parseJsonText(text);
+  if (!v.ok) return { ok: false, message: `Sample data is not valid JSON: ${v.message}` };
+  if (!isObject(v.value)) return { ok: false, message: "Sample data must be a JSON object" };
+  return { ok: true, data: v.value };
 }
 
 /**

@@ -3,6 +3,7 @@
 // shares with component templates (settings, stylesheets, translations, data schema, content
 // fields) are read and checked as editor-tabs.ts does for those.
 import { fromTabs, json, toTabs, type Content as ComponentContent, type TranslationText } from "./editor-tabs";
+import { parseJsonText } from "./json-text";
 
 /** Handlebars content as docs/api.md (Handlebars templates) shapes it. */
 export type HbsContent = {
@@ -82,12 +83,9 @@ export function fromHbsTabs(tabs: HbsTabs): HbsBuilt {
   if (!s.ok) return { ok: false, tab: s.tab === "composition" ? "settings" : s.tab, file: s.locale, message: s.message };
   const sampleData: HbsContent["sampleData"] = [];
   for (const d of tabs.sampleData) {
-    let data: unknown;
-    try {
-      data = JSON.parse(d.text);
-    } catch (e) {
-      return { ok: false, tab: "sampleData", file: d.name, message: `Sample data ${d.name} is not valid JSON: ${(e as Error).message}` };
-    }
+    const parsed = parseJsonText(d.text);
+    if (!parsed.ok) return { ok: false, tab: "sampleData", file: d.name, message: `Sample data ${d.name} is not valid JSON: ${parsed.message}` };
+    const data = parsed.value;
     if (!isObject(data)) return { ok: false, tab: "sampleData", file: d.name, message: `Sample data ${d.name} must be a JSON object` };
     sampleData.push({ name: d.name, data });
   }

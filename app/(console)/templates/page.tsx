@@ -38,7 +38,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader
         title="Templates"
-        description="Component templates: a layout as JSON, bound to the data of each render."
+        description="Component templates lay out components as JSON bound to the data; Handlebars templates are HTML with partials, helpers and scripts. Each renders with the data a render sends."
         actions={canWrite ? <CreateTemplateDialog create={createTemplateAction} /> : undefined}
       />
       <SearchForm action="/templates" label="Search templates by name" defaultValue={q} className="mb-4" />
@@ -66,6 +66,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
             <THead>
               <TRow>
                 <TH>Name</TH>
+                <TH>Kind</TH>
                 <TH>Last edited</TH>
                 <TH>Published</TH>
                 {canWrite && (
@@ -83,6 +84,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
                       {t.name}
                     </Link>
                   </TCell>
+                  <TCell className="whitespace-nowrap text-gray-700">{t.kind === "handlebars" ? "Handlebars" : "Component"}</TCell>
                   <TCell className="text-gray-700">
                     {t.lastEditedAt ? (
                       <>
