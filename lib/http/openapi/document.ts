@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import pkg from "../../../package.json";
 import type { ApiHandler, RouteSpec } from "../api-route";
+import { typeContent, TemplateContent } from "./content";
 import { examples } from "./examples";
 import { extraOperations } from "./extra";
-import { ErrorEnvelope } from "./schemas";
+import { WebhookEvent, webhooks } from "./webhooks";
+import { errorComponents, errorResponses } from "./errors";
 
 /** A route module of app/v1 and the path it serves, as Next.js names it (app/v1/templates/[id] is /v1/templates/{id}). */
 export type RouteModule = { path: string; module: Record<string, unknown> };
@@ -62,26 +64,10 @@ const TAG_WORDS: Record<string, string> = {
   Templates: "Component and Handlebars templates: drafts, revisions, versions and previews.",
   Usage: "What the workspace rendered, by day.",
   "Webhook endpoints": "Where Folio sends signed events when renders end, and the deliveries.",
+  "Webhook events": "What Folio POSTs to webhook endpoints (the document's webhooks): the event bodies and their Standard Webhooks signature headers.",
   "Workspace files": "Text files (stylesheets...) and asset-backed files templates use by path.",
   "Workspace folders": "Folders that hold templates and workspace files.",
 };
-
-const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
-
-/** The error answers every operation may give, besides those its verbs name (the `default` answer). */
-function errorResponses(spec: RouteSpec, path: string): ZodOpenApiResponsesObject {
-  const out: ZodOpenApiResponsesObject = { "400": ref("BadRequest") };
-  if (spec.auth !== "none") {
-    out["401"] = ref("Unauthorized");
-    out["403"] = ref("Forbidden");
-  }
-  if (path.includes("{")) out["404"] = ref("NotFound");
-  out["429"] = ref("RateLimited");
-  out["500"] = ref("Internal");
-  out["503"] = ref("Unavailable");
-  out.default = ref("Error");
-  return out;
-}
 
 const RequestIdHeader = { $ref: "#/components/headers/RequestId" };
 
@@ -145,7 +131,7 @@ export function operationOf(method: string, path: string, spec: RouteSpec): ZodO
             content: Object.fromEntries([answer.contentType].flat().map((t) => [t, { schema: { type: "string", contentMediaType: t } }])),
           };
   }
-  Object.assign(op.responses, errorResponses(spec, path));
+  Object.assign(op.responses, errorResponses(method, path, spec));
   return op;
 }
 
@@ -154,12 +140,6 @@ const statusWords = (s: number) => ({ 200: "OK", 201: "Created", 202: "Accepted"
 const IdempotencyKeyHeader = z.string().min(1).max(255).meta({
   description: "Makes a retry of the same request answer the first one's result instead of doing it twice (spec: Idempotency).",
   example: "order-4711-invoice",
-});
-
-const errorResponse = (description: string, retryAfter = false) => ({
-  description,
-  headers: { "x-request-id": RequestIdHeader, ...(retryAfter ? { "retry-after": { $ref: "#/components/headers/RetryAfter" } } : {}) },
-  content: { "application/json": { schema: ErrorEnvelope } },
 });
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
@@ -178,7 +158,7 @@ export function buildDocument(routes: RouteModule[], publicUrl: string): OpenApi
     const [method, path] = key.split(" ") as [string, string];
     (paths[path] ??= {})[method.toLowerCase() as "get"] = op;
   }
-  const tags = [...new Set(Object.values(paths).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((o) => o.tags ?? [])))].sort();
+  const tags = [...new Set([...Object.values(paths), ...Object.values(webhooks)].flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((o) => o.tags ?? [])))].sort();
   return createDocument(
     {
       openapi: "3.1.0",
@@ -192,7 +172,9 @@ export function buildDocument(routes: RouteModule[], publicUrl: string): OpenApi
       servers: [{ url: publicUrl.replace(/\/$/, ""), description: "This Folio instance" }],
       tags: tags.map((name) => ({ name, ...(TAG_WORDS[name] ? { description: TAG_WORDS[name] } : {}) })),
       paths,
+      webhooks,
       components: {
+        schemas: { TemplateContent, WebhookEvent },
         securitySchemes: {
           ApiKey: { type: "apiKey", in: "header", name: "x-api-key", description: "A workspace's API key; its scopes decide what it may do." },
           ConsoleSession: {
@@ -209,23 +191,15 @@ export function buildDocument(routes: RouteModule[], publicUrl: string): OpenApi
           RequestId: { description: "The request's id (the caller's x-request-id when well formed); quote it when reporting a problem.", schema: { type: "string" } },
           RetryAfter: { description: "Seconds to wait before retrying.", schema: { type: "integer", minimum: 0 } },
         },
-        responses: {
-          BadRequest: errorResponse("The request is not valid: the details name each bad value (BAD_REQUEST and the other 400 codes)."),
-          Unauthorized: errorResponse("No valid credential (UNAUTHORIZED)."),
-          Forbidden: errorResponse("The credential lacks a scope, or the action needs another kind of credential (FORBIDDEN)."),
-          NotFound: errorResponse("No such resource in this workspace (NOT_FOUND)."),
-          RateLimited: errorResponse("Too many requests (RATE_LIMITED); retry after Retry-After seconds.", true),
-          Internal: errorResponse("An unexpected failure (INTERNAL); quote the request id."),
-          Unavailable: errorResponse("The database does not answer (INTERNAL, retryable); retry after Retry-After seconds.", true),
-          Error: errorResponse("Any other error, in the same envelope (the code says which)."),
-        },
+        responses: errorComponents,
       },
     },
     {
       outputIdSuffix: "Output",
       // why: zod writes a long regular expression beside format date-time; the format says it, and readers of the reference need no regex.
-      override: ({ jsonSchema }) => {
-        if (jsonSchema.format === "date-time") delete jsonSchema.pattern;
+      override: (ctx) => {
+        if (ctx.jsonSchema.format === "date-time") delete ctx.jsonSchema.pattern;
+        typeContent(ctx);
       },
     },
   ) as OpenApiDocument;

@@ -55,6 +55,7 @@ export const extraOperations: Record<string, ZodOpenApiOperationObject> = {
     responses: {
       "200": { description: "The asset, now ready", headers, content: { "application/json": { schema: { $ref: "#/components/schemas/Asset" } } } },
       "400": { $ref: "#/components/responses/BadRequest" },
+      "402": { $ref: "#/components/responses/QuotaExceeded", description: "File storage is full: the file would pass the workspace's maxStorageBytes; nothing was stored (QUOTA_EXCEEDED)." },
       ...errors,
     },
   },

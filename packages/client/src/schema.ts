@@ -1324,7 +1324,88 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "render.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A render succeeded
+         * @description Sent as a signed POST (content-type: application/json) to each enabled endpoint subscribed to the type, for renders that end after the endpoint was created, usually within seconds. The same event may arrive more than once and out of order: skip event ids you have seen and act on the render's current state. Verify the signature on the raw body before parsing it (docs/api.md, Webhooks).
+         */
+        post: operations["renderSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "render.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A render failed
+         * @description Sent as a signed POST (content-type: application/json) to each enabled endpoint subscribed to the type, for renders that end after the endpoint was created, usually within seconds. The same event may arrive more than once and out of order: skip event ids you have seen and act on the render's current state. Verify the signature on the raw body before parsing it (docs/api.md, Webhooks).
+         */
+        post: operations["renderFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "render.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A render was cancelled
+         * @description Sent as a signed POST (content-type: application/json) to each enabled endpoint subscribed to the type, for renders that end after the endpoint was created, usually within seconds. The same event may arrive more than once and out of order: skip event ids you have seen and act on the render's current state. Verify the signature on the raw body before parsing it (docs/api.md, Webhooks).
+         */
+        post: operations["renderCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent once, at once, by POST /v1/webhook-endpoints/{id}/test, signed like every event; that request answers the outcome.
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         PostApiKeysBody: {
@@ -2015,7 +2096,7 @@ export interface components {
             /** @enum {string} */
             kind?: "component" | "handlebars";
             folderId?: string | null;
-            content: unknown;
+            content: components["schemas"]["TemplateContent"];
         };
         PatchTemplatesByIdBody: {
             name?: string;
@@ -2023,7 +2104,7 @@ export interface components {
             folderId?: string | null;
         };
         PutTemplatesByIdDraftBody: {
-            content: unknown;
+            content: components["schemas"]["TemplateContent"];
             expectedRevision: number;
         };
         PostTemplatesByIdPreviewBody: {
@@ -2042,7 +2123,7 @@ export interface components {
                 /** @default 1 */
                 scale?: number;
             };
-            content?: unknown;
+            content?: components["schemas"]["TemplateContent"];
         };
         PostTemplatesByIdVersionsBody: {
             expectedRevision: number;
@@ -2090,6 +2171,267 @@ export interface components {
             jsonrpc: "2.0";
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description A PDF render succeeded: its file is stored (with a destination: it is in the bucket already). The event carries no file and no link.
+         * @example {
+         *       "id": "evt_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+         *       "type": "render.succeeded",
+         *       "createdAt": "2026-11-27T04:00:00.412Z",
+         *       "data": {
+         *         "renderId": "rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+         *         "status": "succeeded",
+         *         "test": false
+         *       }
+         *     }
+         */
+        RenderSucceededEvent: {
+            /** @description The event's id: the same for every endpoint that receives it and on every retry; receivers skip ids they have seen. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "render.succeeded";
+            /**
+             * Format: date-time
+             * @description When the render reached its final state.
+             */
+            createdAt: string;
+            data: {
+                /** @description The render; read it (GET /v1/renders/{id}) for its current state and download link. */
+                renderId: string;
+                /** @constant */
+                status: "succeeded";
+                /** @description Whether it was a test render (or a preview). */
+                test: boolean;
+            };
+        };
+        /**
+         * @description A PDF render failed after any automatic retries.
+         * @example {
+         *       "id": "evt_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+         *       "type": "render.failed",
+         *       "createdAt": "2026-11-27T04:00:00.412Z",
+         *       "data": {
+         *         "renderId": "rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+         *         "status": "failed",
+         *         "test": false,
+         *         "errorCode": "RENDER_FAILED"
+         *       }
+         *     }
+         */
+        RenderFailedEvent: {
+            /** @description The event's id: the same for every endpoint that receives it and on every retry; receivers skip ids they have seen. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "render.failed";
+            /**
+             * Format: date-time
+             * @description When the render reached its final state.
+             */
+            createdAt: string;
+            data: {
+                /** @description The render; read it (GET /v1/renders/{id}) for its current state and download link. */
+                renderId: string;
+                /** @constant */
+                status: "failed";
+                /** @description Whether it was a test render (or a preview). */
+                test: boolean;
+                /** @description The render's error code: ASSET_INVALID, UNSUPPORTED_FEATURE, LIMIT_EXCEEDED or RENDER_FAILED (its error.diagnostic says more). */
+                errorCode: string;
+            };
+        };
+        /**
+         * @description A PDF render was cancelled before it finished.
+         * @example {
+         *       "id": "evt_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+         *       "type": "render.cancelled",
+         *       "createdAt": "2026-11-27T04:00:00.412Z",
+         *       "data": {
+         *         "renderId": "rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+         *         "status": "cancelled",
+         *         "test": false
+         *       }
+         *     }
+         */
+        RenderCancelledEvent: {
+            /** @description The event's id: the same for every endpoint that receives it and on every retry; receivers skip ids they have seen. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "render.cancelled";
+            /**
+             * Format: date-time
+             * @description When the render reached its final state.
+             */
+            createdAt: string;
+            data: {
+                /** @description The render; read it (GET /v1/renders/{id}) for its current state and download link. */
+                renderId: string;
+                /** @constant */
+                status: "cancelled";
+                /** @description Whether it was a test render (or a preview). */
+                test: boolean;
+            };
+        };
+        /**
+         * @description A test event, sent only by POST /v1/webhook-endpoints/{id}/test (even to a disabled endpoint): not a render, never retried, not recorded.
+         * @example {
+         *       "id": "evt_01JQ7ZC1D2E3F4G5H6J7K8M9N0",
+         *       "type": "webhook.test",
+         *       "createdAt": "2026-11-27T04:00:00.000Z",
+         *       "data": {
+         *         "endpointId": "whe_01JQ7ZB1C2D3E4F5G6H7J8K9M0",
+         *         "test": true
+         *       }
+         *     }
+         */
+        WebhookTestEvent: {
+            /** @description The event's id: the same for every endpoint that receives it and on every retry; receivers skip ids they have seen. */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When it was sent.
+             */
+            createdAt: string;
+            data: {
+                /** @description The endpoint it was sent to. */
+                endpointId: string;
+                /** @constant */
+                test: true;
+            };
+        };
+        /**
+         * @description The content of a component template: the composition, its page settings, its translation files, a JSON Schema of its data (dataSchema), and content fields (contentFields) with their values (contentValues), read as content.<name>.
+         * @example {
+         *       "composition": {
+         *         "root": {
+         *           "type": "text",
+         *           "text": "Hello"
+         *         }
+         *       },
+         *       "settings": {
+         *         "locale": "de-DE"
+         *       }
+         *     }
+         */
+        ComponentTemplateContent: {
+            composition: components["schemas"]["Composition"];
+            settings?: components["schemas"]["PageSettings"];
+            translations?: components["schemas"]["Translations"];
+            /** @description A JSON Schema (draft 2020-12 unless $schema names 2019-09, 07 or 04; up to 100,000 bytes; references only inside it) of the data. Renders, previews and the Reports API check the data against it first and answer 400 with every violation's path. */
+            dataSchema?: {
+                [key: string]: unknown;
+            };
+            contentFields?: {
+                name: string;
+                /** @enum {string} */
+                type: "text" | "multilineText" | "image";
+                label: string;
+                default?: string;
+            }[];
+            contentValues?: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @description The document: root, the reusable components it names, stylesheets (workspace file paths), and the page header and footer (Handlebars with the data, {{pageNumber}} and {{totalPages}}). At most 1,000 components and 50 levels.
+         * @example {
+         *       "root": {
+         *         "type": "text",
+         *         "text": "Hello"
+         *       },
+         *       "footer": "Page {{pageNumber}} of {{totalPages}}"
+         *     }
+         */
+        Composition: {
+            root: components["schemas"]["Component"];
+            components?: {
+                [key: string]: components["schemas"]["ReusableComponent"];
+            };
+            stylesheets?: string[];
+            header?: string;
+            footer?: string;
+        };
+        /**
+         * @description Translation files, one JSON object per locale (up to 20; locale names are BCP 47 tags of up to 80 characters). The file for the render language (exactly, else its language: de-AT falls back to de) is added to the data as localization, unless the data already has that key; bindings read it like any data: {"path": ["localization", "greeting"]}.
+         * @example {
+         *       "de": {
+         *         "greeting": "Hallo"
+         *       },
+         *       "de-AT": {
+         *         "greeting": "Servus"
+         *       },
+         *       "en": {
+         *         "greeting": "Hello"
+         *       }
+         *     }
+         */
+        Translations: {
+            [key: string]: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description The content of a Handlebars template: template.html, its page header and footer, helpers.js, partials, beforeRender scripts, workspace stylesheets, page settings, translation files and sample data sets.
+         * @example {
+         *       "templateHtml": "<h1>{{title}}</h1>",
+         *       "footer": "Page {{pageNumber}} of {{totalPages}}",
+         *       "settings": {
+         *         "locale": "en-US"
+         *       }
+         *     }
+         */
+        HandlebarsTemplateContent: {
+            templateHtml: string;
+            header?: string;
+            footer?: string;
+            helpers?: string;
+            partials?: {
+                [key: string]: string;
+            };
+            scripts?: {
+                name: string;
+                source: string;
+            }[];
+            stylesheets?: string[];
+            settings?: components["schemas"]["PageSettings"];
+            translations?: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            sampleData?: {
+                name: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description A JSON Schema (draft 2020-12 unless $schema names 2019-09, 07 or 04; up to 100,000 bytes; references only inside it) of the data. Renders, previews and the Reports API check the data against it first and answer 400 with every violation's path. */
+            dataSchema?: {
+                [key: string]: unknown;
+            };
+            contentFields?: {
+                name: string;
+                /** @enum {string} */
+                type: "text" | "multilineText" | "image";
+                label: string;
+                default?: string;
+            }[];
+            contentValues?: {
+                [key: string]: string;
+            };
         };
         /**
          * @description The error envelope. The request id is in the x-request-id header of every answer.
@@ -2482,9 +2824,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
             /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
-            content?: {
-                [key: string]: unknown;
-            };
+            content?: components["schemas"]["TemplateContent"];
         };
         /** @description A JSON Schema (draft 2020-12) */
         JsonSchema: {
@@ -2511,9 +2851,7 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
-            draft?: {
-                [key: string]: unknown;
-            };
+            draft?: components["schemas"]["TemplateContent"];
             /** Format: date-time */
             lastEditedAt?: string;
             lastEditedBy?: components["schemas"]["Editor"];
@@ -2533,9 +2871,7 @@ export interface components {
             templateId: string;
             draftRevision: number;
             /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
-            content: {
-                [key: string]: unknown;
-            };
+            content: components["schemas"]["TemplateContent"];
             /** Format: date-time */
             updatedAt: string;
         };
@@ -2551,9 +2887,7 @@ export interface components {
             templateId: string;
             revision: number;
             /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
-            content: {
-                [key: string]: unknown;
-            };
+            content: components["schemas"]["TemplateContent"];
             /** Format: date-time */
             createdAt: string;
             actor: {
@@ -2733,6 +3067,10 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description A template's content, as its kind has it: a component template's composition and settings (ComponentTemplateContent), or a Handlebars template's sources and settings (HandlebarsTemplateContent). The template's `kind` says which; a save is checked against that one. */
+        TemplateContent: components["schemas"]["ComponentTemplateContent"] | components["schemas"]["HandlebarsTemplateContent"];
+        /** @description Any event Folio sends to a webhook endpoint, by its type. */
+        WebhookEvent: components["schemas"]["RenderSucceededEvent"] | components["schemas"]["RenderFailedEvent"] | components["schemas"]["RenderCancelledEvent"] | components["schemas"]["WebhookTestEvent"];
     };
     responses: {
         /** @description The request is not valid: the details name each bad value (BAD_REQUEST and the other 400 codes). */
@@ -2772,6 +3110,126 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request conflicts with the resource as it is now (CONFLICT); `retryable` says whether the same request may succeed later. */
+        Conflict: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "CONFLICT",
+                 *         "message": "The draft is at revision 5 (saved by Ada at 2026-11-27T04:09:00.000Z), not 4; reload it and apply your change again",
+                 *         "retryable": false,
+                 *         "current": {
+                 *           "draftRevision": 5,
+                 *           "updatedAt": "2026-11-27T04:09:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is over the operation's limit (spec: Limits > Request bodies), refused before it is read (LIMIT_EXCEEDED, status 413). */
+        PayloadTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "LIMIT_EXCEEDED",
+                 *         "message": "The body is larger than this endpoint's limit of 1 MiB",
+                 *         "retryable": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A monthly or daily allowance is used up: documents this month, test renders today, file storage, or the overage spend cap; nothing was created (QUOTA_EXCEEDED). */
+        QuotaExceeded: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "QUOTA_EXCEEDED",
+                 *         "message": "The workspace has used its 1,000 documents of this month; it renders again on the 1st (UTC)",
+                 *         "retryable": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body was not sent as content-type: application/json (BAD_REQUEST, status 415). */
+        UnsupportedMediaType: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "BAD_REQUEST",
+                 *         "message": "The body must be sent as content-type: application/json",
+                 *         "retryable": false
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The render this request waited for failed or was cancelled; `renderId` names it (RENDER_FAILED). */
+        RenderFailed: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "RENDER_FAILED",
+                 *         "message": "Render rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U failed (customer.name: is missing from the data)",
+                 *         "retryable": false,
+                 *         "renderId": "rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The file was not ready within 95 seconds; the render goes on: read it by `renderId`, or repeat the request with the same Idempotency-Key to wait again (RENDER_TIMEOUT, retryable). */
+        RenderTimeout: {
+            headers: {
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "code": "RENDER_TIMEOUT",
+                 *         "message": "Render rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U was not ready within 95 s; it continues: fetch it with GET /v1/renders/rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+                 *         "retryable": true,
+                 *         "renderId": "rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -2846,6 +3304,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "key_01JQ7X0A1B2C3D4E5F6G7H8J9K",
+                     *           "name": "CI",
+                     *           "scopes": [
+                     *             "render:create",
+                     *             "render:read"
+                     *           ],
+                     *           "prefix": "folio_w8",
+                     *           "createdAt": "2026-11-01T09:00:00.000Z",
+                     *           "expiresAt": "2027-11-01T09:00:00.000Z",
+                     *           "lastUsedAt": "2026-11-27T04:00:00.000Z",
+                     *           "status": "active",
+                     *           "setByServer": false
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyList"];
                 };
             };
@@ -2867,6 +3345,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "CI",
+                 *       "scopes": [
+                 *         "render:create",
+                 *         "render:read"
+                 *       ],
+                 *       "expiresInDays": 365
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostApiKeysBody"];
             };
         };
@@ -2878,12 +3366,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_01JQ7X0A1B2C3D4E5F6G7H8J9K",
+                     *       "name": "CI",
+                     *       "scopes": [
+                     *         "render:create",
+                     *         "render:read"
+                     *       ],
+                     *       "prefix": "folio_w8",
+                     *       "createdAt": "2026-11-01T09:00:00.000Z",
+                     *       "expiresAt": "2027-11-01T09:00:00.000Z",
+                     *       "status": "active",
+                     *       "setByServer": false,
+                     *       "secret": "folio_w8alKnPxWSAyKd3uDYpJxV3UqUq3vRTe7Z0MmEC8"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ApiKeyWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -2916,6 +3423,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The key is the deploy key, set by the server's DEPLOY_API_KEY (CONFLICT). */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -2980,6 +3489,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The key is the deploy key, was rotated already, or is not active (CONFLICT). */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3072,7 +3583,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description File storage is full: the file would pass the workspace's maxStorageBytes (QUOTA_EXCEEDED). */
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3137,6 +3653,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description A template or workspace file uses the asset; the details name each (CONFLICT). */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3338,6 +3856,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3397,6 +3918,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "rnd_01JQ7Z9B2",
+                     *           "state": "processing",
+                     *           "test": false,
+                     *           "source": "templateVersion",
+                     *           "format": "pdf",
+                     *           "templateId": "tpl_01JQ7YB0C8D9E0F1G2H3J4K5M6",
+                     *           "templateVersionId": "tv_01JQ7YC2P3Q4R5S6T7V8W9X0Y1",
+                     *           "batchId": "bat_01JQ7Z9A1B2C3D4E5F6G7H8J9K",
+                     *           "batchIndex": 1,
+                     *           "createdAt": "2026-11-27T04:00:00.000Z",
+                     *           "updatedAt": "2026-11-27T04:00:00.180Z",
+                     *           "startedAt": "2026-11-27T04:00:00.180Z"
+                     *         },
+                     *         {
+                     *           "id": "rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+                     *           "state": "succeeded",
+                     *           "test": false,
+                     *           "source": "document",
+                     *           "format": "pdf",
+                     *           "createdAt": "2026-11-27T03:59:00.000Z",
+                     *           "updatedAt": "2026-11-27T03:59:00.412Z",
+                     *           "startedAt": "2026-11-27T03:59:00.031Z",
+                     *           "finishedAt": "2026-11-27T03:59:00.412Z",
+                     *           "result": {
+                     *             "pageCount": 1,
+                     *             "outputBytes": 18234,
+                     *             "durationMs": 381,
+                     *             "destination": {
+                     *               "name": "invoices",
+                     *               "key": "folio/2026/11/rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U.pdf"
+                     *             }
+                     *           }
+                     *         }
+                     *       ],
+                     *       "nextCursor": "eyJjIjoiMjAyNi0xMS0yN1QwMzo1OTowMC4wMDBaIiwiaSI6InJuZF8wMUpRN1o2WDEifQ"
+                     *     }
+                     */
                     "application/json": components["schemas"]["RenderPage"];
                 };
             };
@@ -3492,7 +4054,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
+            /** @description templateVersionId, or the preview's templateId, names nothing in this workspace (NOT_FOUND). */
+            404: components["responses"]["NotFound"];
+            /** @description The Idempotency-Key was used with a different request, or its first request is still being processed (retryable) (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 11 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3579,6 +4149,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The render already ended; only a queued or processing render can be cancelled (CONFLICT). */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3613,6 +4185,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The render has no file: it is still queued or processing (retryable), or it failed or was cancelled (CONFLICT). */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3702,7 +4276,15 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
+            /** @description An item's templateVersionId or preview templateId names nothing in this workspace; the message starts with Batch item N (NOT_FOUND). */
+            404: components["responses"]["NotFound"];
+            /** @description The Idempotency-Key was used with a different request, or its first request is still being processed (retryable) (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 32 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3730,6 +4312,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bat_01JQ7Z9A1B2C3D4E5F6G7H8J9K",
+                     *       "createdAt": "2026-11-27T04:00:00.000Z",
+                     *       "total": 2,
+                     *       "counts": {
+                     *         "queued": 0,
+                     *         "processing": 1,
+                     *         "succeeded": 1,
+                     *         "failed": 0,
+                     *         "cancelled": 0
+                     *       },
+                     *       "items": [
+                     *         {
+                     *           "index": 0,
+                     *           "id": "rnd_01JQ7Z9B1",
+                     *           "state": "succeeded",
+                     *           "templateVersionId": "tv_01JQ7YC2P3Q4R5S6T7V8W9X0Y1",
+                     *           "test": false,
+                     *           "createdAt": "2026-11-27T04:00:00.000Z",
+                     *           "updatedAt": "2026-11-27T04:00:00.655Z"
+                     *         },
+                     *         {
+                     *           "index": 1,
+                     *           "id": "rnd_01JQ7Z9B2",
+                     *           "state": "processing",
+                     *           "templateVersionId": "tv_01JQ7YC2P3Q4R5S6T7V8W9X0Y1",
+                     *           "test": false,
+                     *           "createdAt": "2026-11-27T04:00:00.000Z",
+                     *           "updatedAt": "2026-11-27T04:00:00.180Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["BatchSummary"];
                 };
             };
@@ -3769,6 +4385,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description An item is still queued or processing (retryable), or one failed, was cancelled or kept no copy; the message names the first (CONFLICT). */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3801,6 +4419,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description The body is over this operation's limit of 1,000,000 bytes, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A sandbox step stopped twice while it ran (RENDER_FAILED). */
+            422: components["responses"]["RenderFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3818,6 +4441,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "format": "pdf",
+                 *       "template": {
+                 *         "name": "Invoice"
+                 *       },
+                 *       "data": {
+                 *         "number": "4711",
+                 *         "customer": {
+                 *           "name": "Ada"
+                 *         },
+                 *         "lines": [
+                 *           {
+                 *             "description": "Paper",
+                 *             "amount": 12.5
+                 *           }
+                 *         ]
+                 *       },
+                 *       "locale": "de-DE"
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostReportsRenderBody"];
             };
         };
@@ -3836,10 +4480,20 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
+            /** @description No published template of that name renders the format asked for (NOT_FOUND). */
+            404: components["responses"]["NotFound"];
+            /** @description The Idempotency-Key was used with a different request, or its first request is still being processed (retryable) (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 10 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RenderFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+            504: components["responses"]["RenderTimeout"];
             default: components["responses"]["Error"];
         };
     };
@@ -3897,6 +4551,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description The workspace has 10 storage destinations already, or one has that name (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -3997,6 +4656,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description Another storage destination has that name (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4111,6 +4775,87 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Invoice",
+                 *       "description": "The monthly invoice",
+                 *       "kind": "component",
+                 *       "content": {
+                 *         "composition": {
+                 *           "root": {
+                 *             "type": "container",
+                 *             "children": [
+                 *               {
+                 *                 "type": "text",
+                 *                 "text": {
+                 *                   "parts": [
+                 *                     "Invoice ",
+                 *                     {
+                 *                       "path": [
+                 *                         "number"
+                 *                       ]
+                 *                     }
+                 *                   ]
+                 *                 },
+                 *                 "style": {
+                 *                   "fontSize": 20,
+                 *                   "fontWeight": 700
+                 *                 }
+                 *               },
+                 *               {
+                 *                 "type": "text",
+                 *                 "text": {
+                 *                   "path": [
+                 *                     "customer",
+                 *                     "name"
+                 *                   ]
+                 *                 }
+                 *               },
+                 *               {
+                 *                 "type": "table",
+                 *                 "source": {
+                 *                   "path": [
+                 *                     "lines"
+                 *                   ]
+                 *                 },
+                 *                 "columns": [
+                 *                   {
+                 *                     "id": "item",
+                 *                     "header": "Item",
+                 *                     "value": {
+                 *                       "path": [
+                 *                         "description"
+                 *                       ]
+                 *                     }
+                 *                   },
+                 *                   {
+                 *                     "id": "amount",
+                 *                     "header": "Amount",
+                 *                     "value": {
+                 *                       "path": [
+                 *                         "amount"
+                 *                       ],
+                 *                       "format": {
+                 *                         "type": "currency",
+                 *                         "currency": "EUR"
+                 *                       }
+                 *                     },
+                 *                     "style": {
+                 *                       "textAlign": "right"
+                 *                     }
+                 *                   }
+                 *                 ]
+                 *               }
+                 *             ]
+                 *           },
+                 *           "footer": "Page {{pageNumber}} of {{totalPages}}"
+                 *         },
+                 *         "settings": {
+                 *           "locale": "de-DE"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostTemplatesBody"];
             };
         };
@@ -4122,12 +4867,108 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tpl_01JQ7YB0C8D9E0F1G2H3J4K5M6",
+                     *       "name": "Invoice",
+                     *       "description": "The monthly invoice",
+                     *       "kind": "component",
+                     *       "draftRevision": 1,
+                     *       "createdAt": "2026-11-27T04:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T04:00:00.000Z",
+                     *       "draft": {
+                     *         "composition": {
+                     *           "root": {
+                     *             "type": "container",
+                     *             "children": [
+                     *               {
+                     *                 "type": "text",
+                     *                 "text": {
+                     *                   "parts": [
+                     *                     "Invoice ",
+                     *                     {
+                     *                       "path": [
+                     *                         "number"
+                     *                       ]
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "style": {
+                     *                   "fontSize": 20,
+                     *                   "fontWeight": 700
+                     *                 }
+                     *               },
+                     *               {
+                     *                 "type": "text",
+                     *                 "text": {
+                     *                   "path": [
+                     *                     "customer",
+                     *                     "name"
+                     *                   ]
+                     *                 }
+                     *               },
+                     *               {
+                     *                 "type": "table",
+                     *                 "source": {
+                     *                   "path": [
+                     *                     "lines"
+                     *                   ]
+                     *                 },
+                     *                 "columns": [
+                     *                   {
+                     *                     "id": "item",
+                     *                     "header": "Item",
+                     *                     "value": {
+                     *                       "path": [
+                     *                         "description"
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   {
+                     *                     "id": "amount",
+                     *                     "header": "Amount",
+                     *                     "value": {
+                     *                       "path": [
+                     *                         "amount"
+                     *                       ],
+                     *                       "format": {
+                     *                         "type": "currency",
+                     *                         "currency": "EUR"
+                     *                       }
+                     *                     },
+                     *                     "style": {
+                     *                       "textAlign": "right"
+                     *                     }
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           },
+                     *           "footer": "Page {{pageNumber}} of {{totalPages}}"
+                     *         },
+                     *         "settings": {
+                     *           "locale": "de-DE"
+                     *         }
+                     *       },
+                     *       "lastEditedAt": "2026-11-27T04:00:00.000Z",
+                     *       "lastEditedBy": {
+                     *         "type": "apiKey",
+                     *         "id": "key_01JQ7X0A1B2C3D4E5F6G7H8J9K",
+                     *         "name": "CI"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Template"];
                 };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description folderId names no folder of this workspace (NOT_FOUND). */
+            404: components["responses"]["NotFound"];
+            /** @description The body is over this operation's limit of 6 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4227,7 +5068,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description No such template, or folderId names no folder of this workspace (NOT_FOUND). */
             404: components["responses"]["NotFound"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4310,6 +5155,47 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedRevision": 3,
+                 *       "content": {
+                 *         "templateHtml": "<h1>Invoice {{number}}</h1>\n<p>{{customer.name}}</p>\n{{> lines}}",
+                 *         "partials": {
+                 *           "lines": "<table>{{#each lines}}<tr><td>{{description}}</td><td>{{money amount}}</td></tr>{{/each}}</table>"
+                 *         },
+                 *         "helpers": "function money(n) { return n.toFixed(2) + ' EUR'; }",
+                 *         "footer": "Page {{pageNumber}} of {{totalPages}}",
+                 *         "settings": {
+                 *           "locale": "en-US",
+                 *           "margins": {
+                 *             "topMm": 20,
+                 *             "bottomMm": 20
+                 *           }
+                 *         },
+                 *         "sampleData": [
+                 *           {
+                 *             "name": "Two lines",
+                 *             "data": {
+                 *               "number": "4711",
+                 *               "customer": {
+                 *                 "name": "Ada"
+                 *               },
+                 *               "lines": [
+                 *                 {
+                 *                   "description": "Paper",
+                 *                   "amount": 12.5
+                 *                 },
+                 *                 {
+                 *                   "description": "Ink",
+                 *                   "amount": 30
+                 *                 }
+                 *               ]
+                 *             }
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PutTemplatesByIdDraftBody"];
             };
         };
@@ -4321,6 +5207,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "templateId": "tpl_01JQ7YD4E5F6G7H8J9K0M1N2P3",
+                     *       "draftRevision": 4,
+                     *       "content": {
+                     *         "templateHtml": "<h1>Invoice {{number}}</h1>\n<p>{{customer.name}}</p>\n{{> lines}}",
+                     *         "partials": {
+                     *           "lines": "<table>{{#each lines}}<tr><td>{{description}}</td><td>{{money amount}}</td></tr>{{/each}}</table>"
+                     *         },
+                     *         "helpers": "function money(n) { return n.toFixed(2) + ' EUR'; }",
+                     *         "footer": "Page {{pageNumber}} of {{totalPages}}",
+                     *         "settings": {
+                     *           "locale": "en-US",
+                     *           "margins": {
+                     *             "topMm": 20,
+                     *             "bottomMm": 20
+                     *           }
+                     *         },
+                     *         "sampleData": [
+                     *           {
+                     *             "name": "Two lines",
+                     *             "data": {
+                     *               "number": "4711",
+                     *               "customer": {
+                     *                 "name": "Ada"
+                     *               },
+                     *               "lines": [
+                     *                 {
+                     *                   "description": "Paper",
+                     *                   "amount": 12.5
+                     *                 },
+                     *                 {
+                     *                   "description": "Ink",
+                     *                   "amount": 30
+                     *                 }
+                     *               ]
+                     *             }
+                     *           }
+                     *         ]
+                     *       },
+                     *       "updatedAt": "2026-11-27T04:10:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Draft"];
                 };
             };
@@ -4328,6 +5257,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description expectedRevision is not the draft's revision: it was saved meanwhile; `current` says at which revision and who saved it. Reload and apply the change again (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 6 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4346,6 +5280,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "number": "4711",
+                 *         "customer": {
+                 *           "name": "Ada"
+                 *         },
+                 *         "lines": [
+                 *           {
+                 *             "description": "Paper",
+                 *             "amount": 12.5
+                 *           }
+                 *         ]
+                 *       },
+                 *       "locale": "de-DE",
+                 *       "format": "png",
+                 *       "image": {
+                 *         "page": 1,
+                 *         "scale": 2
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostTemplatesByIdPreviewBody"];
             };
         };
@@ -4364,11 +5320,17 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The body is over this operation's limit of 30 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["RenderFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
+            504: components["responses"]["RenderTimeout"];
             default: components["responses"]["Error"];
         };
     };
@@ -4460,6 +5422,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expectedRevision": 4
+                 *     }
+                 */
                 "application/json": components["schemas"]["PostTemplatesByIdVersionsBody"];
             };
         };
@@ -4471,6 +5438,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tv_01JQ7YE5F6G7H8J9K0M1N2P3Q4",
+                     *       "templateId": "tpl_01JQ7YD4E5F6G7H8J9K0M1N2P3",
+                     *       "version": 2,
+                     *       "revision": 4,
+                     *       "name": "Invoice (Handlebars)",
+                     *       "kind": "handlebars",
+                     *       "contentOnly": false,
+                     *       "createdAt": "2026-11-27T04:11:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TemplateVersion"];
                 };
             };
@@ -4478,6 +5457,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description expectedRevision is not the draft's revision: it was saved meanwhile; review it and publish again (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4510,6 +5494,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description An id names no template of this workspace; none is deleted (NOT_FOUND). */
+            404: components["responses"]["NotFound"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4591,6 +5580,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "whe_01JQ7ZB1C2D3E4F5G6H7J8K9M0",
+                     *           "url": "https://example.com/folio-events",
+                     *           "description": "Billing",
+                     *           "eventTypes": [
+                     *             "render.succeeded",
+                     *             "render.failed"
+                     *           ],
+                     *           "enabled": true,
+                     *           "createdAt": "2026-11-27T04:00:00.000Z",
+                     *           "updatedAt": "2026-11-27T04:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpointList"];
                 };
             };
@@ -4654,6 +5661,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description The workspace has 10 webhook endpoints already (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4736,6 +5748,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "eventTypes": [
+                 *         "render.succeeded",
+                 *         "render.failed",
+                 *         "render.cancelled"
+                 *       ],
+                 *       "description": null,
+                 *       "enabled": false
+                 *     }
+                 */
                 "application/json": components["schemas"]["PatchWebhookEndpointsByIdBody"];
             };
         };
@@ -4747,6 +5770,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whe_01JQ7ZB1C2D3E4F5G6H7J8K9M0",
+                     *       "url": "https://example.com/folio-events",
+                     *       "eventTypes": [
+                     *         "render.succeeded",
+                     *         "render.failed",
+                     *         "render.cancelled"
+                     *       ],
+                     *       "enabled": false,
+                     *       "createdAt": "2026-11-27T04:00:00.000Z",
+                     *       "updatedAt": "2026-11-27T05:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -4754,6 +5791,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -4784,6 +5824,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "id": "msg_2f1c7e9a4b5d4c3e8a7b6c5d4e3f2a1b",
+                     *           "eventId": "evt_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+                     *           "eventType": "render.succeeded",
+                     *           "renderId": "rnd_01JQ7Z6X1V3N8K2M4P5R6S7T8U",
+                     *           "status": "pending",
+                     *           "attempts": 2,
+                     *           "lastStatusCode": 503,
+                     *           "lastError": "The endpoint answered HTTP 503",
+                     *           "lastAttemptAt": "2026-11-27T04:00:31.000Z",
+                     *           "nextAttemptAt": "2026-11-27T04:02:31.000Z",
+                     *           "createdAt": "2026-11-27T04:00:00.412Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
@@ -4882,6 +5941,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "delivered": false,
+                     *       "eventId": "evt_01JQ7ZC1D2E3F4G5H6J7K8M9N0",
+                     *       "webhookId": "msg_01JQ7ZC1D2E3F4G5H6J7K8M9N1",
+                     *       "statusCode": 500,
+                     *       "error": "The endpoint answered HTTP 500",
+                     *       "durationMs": 212
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
@@ -4957,6 +6026,13 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description folderId names no folder of this workspace (NOT_FOUND). */
+            404: components["responses"]["NotFound"];
+            /** @description A file or folder in that folder has the name (names ignore letter case) (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5021,6 +6097,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description A template or stylesheet uses the file; the details name each (CONFLICT). */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5056,7 +6134,13 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description No such file, or folderId names no folder of this workspace (NOT_FOUND). */
             404: components["responses"]["NotFound"];
+            /** @description A file or folder in that folder has the name (names ignore letter case) (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5093,6 +6177,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description expectedRevision is not the file's revision: it was saved meanwhile; `current` says which (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5191,6 +6280,13 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description parentId names no folder of this workspace (NOT_FOUND). */
+            404: components["responses"]["NotFound"];
+            /** @description A file or folder in that folder has the name (names ignore letter case) (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5255,6 +6351,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The folder is not empty, or its files are still in use; the details list them (CONFLICT). */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5290,7 +6388,13 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description No such folder, or parentId names no folder of this workspace (NOT_FOUND). */
             404: components["responses"]["NotFound"];
+            /** @description A file or folder in that folder has the name (names ignore letter case) (CONFLICT). */
+            409: components["responses"]["Conflict"];
+            /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -5354,6 +6458,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            /** @description File storage is full: the file would pass the workspace's maxStorageBytes; nothing was stored (QUOTA_EXCEEDED). */
+            402: components["responses"]["QuotaExceeded"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
@@ -5457,6 +6563,158 @@ export interface operations {
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
             default: components["responses"]["Error"];
+        };
+    };
+    renderSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id (msg_...): the same on every retry of this delivery to this endpoint. Signed with the body. */
+                "webhook-id": string;
+                /** @description This attempt's time, in Unix seconds; every retry is signed again with a fresh one. Refuse a timestamp more than five minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64> signatures (Standard Webhooks: HMAC-SHA256 of `webhook-id.webhook-timestamp.body` with the endpoint's secret, whsec_...), one per active secret: for 24 hours after a rotation, the new and the old. Accept the event when one matches. */
+                "webhook-signature": string;
+                /** @description Always service-webhooks/1. */
+                "user-agent": "service-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenderSucceededEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer within 10 seconds; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, no answer within 10 seconds, a refused connection or a redirect (never followed): the attempt failed. It is retried after 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, 2 h, 4 h, 8 h and 8 h; when the 11th attempt fails the delivery is marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    renderFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id (msg_...): the same on every retry of this delivery to this endpoint. Signed with the body. */
+                "webhook-id": string;
+                /** @description This attempt's time, in Unix seconds; every retry is signed again with a fresh one. Refuse a timestamp more than five minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64> signatures (Standard Webhooks: HMAC-SHA256 of `webhook-id.webhook-timestamp.body` with the endpoint's secret, whsec_...), one per active secret: for 24 hours after a rotation, the new and the old. Accept the event when one matches. */
+                "webhook-signature": string;
+                /** @description Always service-webhooks/1. */
+                "user-agent": "service-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenderFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer within 10 seconds; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, no answer within 10 seconds, a refused connection or a redirect (never followed): the attempt failed. It is retried after 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, 2 h, 4 h, 8 h and 8 h; when the 11th attempt fails the delivery is marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    renderCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id (msg_...): the same on every retry of this delivery to this endpoint. Signed with the body. */
+                "webhook-id": string;
+                /** @description This attempt's time, in Unix seconds; every retry is signed again with a fresh one. Refuse a timestamp more than five minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64> signatures (Standard Webhooks: HMAC-SHA256 of `webhook-id.webhook-timestamp.body` with the endpoint's secret, whsec_...), one per active secret: for 24 hours after a rotation, the new and the old. Accept the event when one matches. */
+                "webhook-signature": string;
+                /** @description Always service-webhooks/1. */
+                "user-agent": "service-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenderCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer within 10 seconds; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other status, no answer within 10 seconds, a refused connection or a redirect (never followed): the attempt failed. It is retried after 30 s, 2 min, 5 min, 15 min, 30 min, 1 h, 2 h, 4 h, 8 h and 8 h; when the 11th attempt fails the delivery is marked failed. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id (msg_...): the same on every retry of this delivery to this endpoint. Signed with the body. */
+                "webhook-id": string;
+                /** @description This attempt's time, in Unix seconds; every retry is signed again with a fresh one. Refuse a timestamp more than five minutes from your clock. */
+                "webhook-timestamp": string;
+                /** @description Space-separated v1,<base64> signatures (Standard Webhooks: HMAC-SHA256 of `webhook-id.webhook-timestamp.body` with the endpoint's secret, whsec_...), one per active secret: for 24 hours after a rotation, the new and the old. Accept the event when one matches. */
+                "webhook-signature": string;
+                /** @description Always service-webhooks/1. */
+                "user-agent": "service-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer within 10 seconds; its body is ignored. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Any other answer: POST .../test reports it (statusCode, error); a test event is not retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }
