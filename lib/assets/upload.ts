@@ -86,7 +86,10 @@ async function spoolExactly(body: AsyncIterable<Uint8Array>, size: number, asset
     // refusal must be sent on.
     const it = body[Symbol.asyncIterator]();
     for (;;) {
-      const { value, done } = await it.next();
+      const { value, done } = await it.next().catch((e: unknown) => {
+        // why a refusal: a client that went away mid-body (ECONNRESET) is no fault of the database's or Folio's.
+        throw refused(`The upload stopped after ${filled} of the ${size} bytes registered for asset ${assetId} (${(e as Error).message}); nothing was stored`, [{ path: "body", message: `has ${filled} bytes, not ${size}` }]);
+      });
       if (done) break;
       if (filled + value.byteLength > size) {
         throw refused(`The upload is longer than the ${size} bytes registered for asset ${assetId}; nothing was stored`, [{ path: "body", message: `is longer than ${size} bytes` }]);
