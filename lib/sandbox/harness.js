@@ -200,6 +200,14 @@
   }
 
   function parseTemplate(hb, source, file, budget, restricted) {
+    // Refused before parsing when the source alone shows the limit passed: each "{{" opens a
+    // statement or closes one, and a statement opened is a node, so there are at least half as
+    // many nodes as "{{" (but for "{{" written inside a raw block or escaped, which a template would
+    // need 100,000 of). why: parsing 50,000 nodes takes half a second of CPU, four times that on a
+    // slow or busy machine, and the answer must be this limit, not the step's 2 s of CPU.
+    let braces = 0;
+    for (let at = source.indexOf("{{"); at !== -1; at = source.indexOf("{{", at + 2)) braces++;
+    if (budget.nodes + Math.ceil(braces / 2) > MAX_NODES) throw new Fault("LIMIT_EXCEEDED", file, `more than ${MAX_NODES.toLocaleString("en-US")} syntax nodes in this step`);
     let ast;
     try {
       ast = hb.parse(source);
