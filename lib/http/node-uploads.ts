@@ -20,8 +20,9 @@ const CORS = {
 /**
  * Serves an asset's upload link (PUT) straight from the Node server, like downloads: request id,
  * rate limit, the envelope, a log line. The body streams through the checks without Next.js
- * buffering it; an answer sent before the body was read whole closes the connection, so nothing
- * of an unread body is taken for the next request.
+ * buffering it; an answer sent before the body was read whole leaves the rest to the web server,
+ * which reads and drops it within bounds (lingerAfterAnswer), so a client still sending gets the
+ * answer rather than a reset, and nothing of the unread body is taken for the next request.
  */
 export async function serveUpload(req: IncomingMessage, res: ServerResponse, pathname: string) {
   const x = beginRequest(req.headers["x-request-id"]);
@@ -52,7 +53,6 @@ export async function serveUpload(req: IncomingMessage, res: ServerResponse, pat
       x.log.warn({ err: req.errored.message }, "upload cut short by the client");
       res.destroy();
     } else {
-      if (!req.complete) res.setHeader("connection", "close");
       await sendFailure(x, res, err);
     }
   }
