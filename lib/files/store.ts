@@ -35,19 +35,26 @@ class LocalStore implements FileStore {
   }
 
   /**
-   * why synchronous: a rendered file is written once and read once on the render path, and each
-   * asynchronous file operation is a round trip through libuv's thread pool that wakes two threads.
-   * Small files on a local disk take far less time to write or read than those wake-ups cost.
+   * Where `key`'s file goes, its folder made: `p`, and `tmp` beside it to write first and rename, so
+   * a reader never sees half a file. Created 0700/0600 (lib/private-files.ts).
    */
-  async put(key: string, body: Uint8Array) {
+  private target(key: string): { p: string; tmp: string } {
     const p = this.file(key);
     const dir = path.dirname(p);
     if (!this.folders.has(dir)) {
       makePrivateDir(dir);
       this.folders.add(dir);
     }
-    // why: write then rename, so a reader never sees half a file. Created 0700/0600 (lib/private-files.ts).
-    const tmp = `${p}.${process.pid}.${Date.now()}.tmp`;
+    return { p, tmp: `${p}.${process.pid}.${Date.now()}.tmp` };
+  }
+
+  /**
+   * why synchronous: a rendered file is written once and read once on the render path, and each
+   * asynchronous file operation is a round trip through libuv's thread pool that wakes two threads.
+   * Small files on a local disk take far less time to write or read than those wake-ups cost.
+   */
+  async put(key: string, body: Uint8Array) {
+    const { p, tmp } = this.target(key);
     if (body.byteLength <= SMALL_FILE_BYTES) {
       writePrivateFile(tmp, body);
       fs.renameSync(tmp, p);
@@ -58,13 +65,7 @@ class LocalStore implements FileStore {
   }
 
   async putFile(key: string, file: string) {
-    const p = this.file(key);
-    const dir = path.dirname(p);
-    if (!this.folders.has(dir)) {
-      makePrivateDir(dir);
-      this.folders.add(dir);
-    }
-    const tmp = `${p}.${process.pid}.${Date.now()}.tmp`;
+    const { p, tmp } = this.target(key);
     // why a copy and not a rename: the spool folder may be on another file system than the store.
     await fsp.copyFile(file, tmp);
     await fsp.chmod(tmp, 0o600);

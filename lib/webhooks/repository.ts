@@ -137,8 +137,9 @@ export type AttemptRecord = { id: string; attempts: number; set: Pick<WebhookDel
  * recorded. why `in (ids)` beside the join: the planner cannot see into jsonb_to_recordset and
  * scanned the whole table to join it; the ids lead it to the primary key.
  */
-export async function recordAttempts(ex: Executor, records: AttemptRecord[]): Promise<Set<string>> {
-  const values = records.map((r) => ({
+/** Attempt records as the rows of jsonb_to_recordset in recordAttempts and recordOutcomes. */
+function rowsOf(records: AttemptRecord[]) {
+  return records.map((r) => ({
     id: r.id,
     attempts: r.attempts,
     status: r.set.status,
@@ -147,6 +148,10 @@ export async function recordAttempts(ex: Executor, records: AttemptRecord[]): Pr
     last_attempt_at: r.set.lastAttemptAt?.toISOString() ?? null,
     next_attempt_at: r.set.nextAttemptAt?.toISOString() ?? null,
   }));
+}
+
+export async function recordAttempts(ex: Executor, records: AttemptRecord[]): Promise<Set<string>> {
+  const values = rowsOf(records);
   const rows = await ex.execute<{ id: string }>(sql`
     update webhook_deliveries d set status = v.status, attempts = v.attempts + 1, last_status_code = v.last_status_code,
       last_error = v.last_error, last_attempt_at = v.last_attempt_at, next_attempt_at = v.next_attempt_at, dispatched_until = null
@@ -166,15 +171,7 @@ export async function recordAttempts(ex: Executor, records: AttemptRecord[]): Pr
  * later attempt was claimed since (then that one's record stands).
  */
 export async function recordOutcomes(ex: Executor, records: AttemptRecord[]): Promise<void> {
-  const values = records.map((r) => ({
-    id: r.id,
-    attempts: r.attempts,
-    status: r.set.status,
-    last_status_code: r.set.lastStatusCode,
-    last_error: r.set.lastError,
-    last_attempt_at: r.set.lastAttemptAt?.toISOString() ?? null,
-    next_attempt_at: r.set.nextAttemptAt?.toISOString() ?? null,
-  }));
+  const values = rowsOf(records);
   await ex.execute(sql`
     update webhook_deliveries d set status = v.status, last_status_code = v.last_status_code, last_error = v.last_error,
       next_attempt_at = v.next_attempt_at
