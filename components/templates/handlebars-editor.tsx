@@ -11,8 +11,7 @@ import { CodeEditor, type CodeLanguage, type Mark } from "@/components/editor/la
 import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import type { Editor } from "@/components/editor/format";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
-import { Select } from "@/components/ui/select";
+import { PreviewLanguage } from "./preview-language";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
 import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
@@ -141,7 +140,6 @@ export function HandlebarsEditor({
     : !data.ok
       ? { problem: data.message }
       : { content: built.content, data: data.data, ...(shownLocale ? { locale: shownLocale } : {}) };
-  const previewLocales = [{ value: "template", label: `The template's (${(built.ok ? (built.content.settings?.locale as string | undefined) : undefined) ?? "page settings"})` }, ...locales.map((l) => ({ value: l, label: l }))];
 
   /**
    * Where a problem is marked, in words a person reads. A preview's problem at no file is the data's
@@ -353,15 +351,7 @@ export function HandlebarsEditor({
           <ProblemList tab={tabLabels[active]} problems={problemList} />
         </Tabs>
         <div className="flex flex-col gap-2">
-          {locales.length > 0 && (
-            <Field label="Preview language" className="flex items-center justify-end gap-3 space-y-0">
-              {(p) => (
-                <div className="w-56">
-                  <Select {...p} options={previewLocales} value={shownLocale || "template"} onValueChange={(v) => setPreviewLocale(v === "template" ? "" : v)} />
-                </div>
-              )}
-            </Field>
-          )}
+          <PreviewLanguage locales={locales} templateLocale={built.ok ? (built.content.settings?.locale as string | undefined) : undefined} value={shownLocale} onChange={setPreviewLocale} />
           <div className="flex h-[30rem] flex-col lg:h-[calc(100vh-30rem)] lg:min-h-[24rem]">
             <PreviewPane templateId={template.id} request={previewRequest} onProblems={setPreviewProblems} onConsole={setConsoleOutput} explain={explainFailure} />
           </div>

@@ -10,8 +10,7 @@ import { CodeEditor, type Problem } from "@/components/editor/lazy-code-editor";
 import { useRevisionedSave } from "@/components/editor/use-revisioned-save";
 import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { useToast } from "@/components/ui/toast";
-import { Field } from "@/components/ui/field";
-import { Select } from "@/components/ui/select";
+import { PreviewLanguage } from "./preview-language";
 import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
@@ -201,7 +200,6 @@ export function TemplateEditor({
       .filter((p, i, all) => tabOfPath(p.path) === active && all.findIndex((q) => q.path === p.path && q.message === p.message) === i)
       .map((p) => ({ where: shortPath(p.path), message: p.message })),
   ];
-  const previewLocales = [{ value: "template", label: `The template's (${(built.ok ? built.content.settings?.locale : undefined) ?? "page settings"})` }, ...locales.map((l) => ({ value: l, label: l }))];
 
   return (
     <div className="flex flex-col gap-4">
@@ -275,15 +273,7 @@ export function TemplateEditor({
           <ProblemList tab={tabLabels[active]} problems={problemList} />
         </Tabs>
         <div className="flex h-[36rem] flex-col gap-2 lg:h-[calc(100vh-16rem)] lg:min-h-[30rem]">
-          {locales.length > 0 && (
-            <Field label="Preview language" className="flex items-center justify-end gap-3 space-y-0">
-              {(p) => (
-                <div className="w-56">
-                  <Select {...p} options={previewLocales} value={shownLocale || "template"} onValueChange={(v) => setPreviewLocale(v === "template" ? "" : v)} />
-                </div>
-              )}
-            </Field>
-          )}
+          <PreviewLanguage locales={locales} templateLocale={built.ok ? (built.content.settings?.locale as string | undefined) : undefined} value={shownLocale} onChange={setPreviewLocale} />
           <div className="min-h-0 flex-1">
             <PreviewPane templateId={template.id} request={previewRequest} onProblems={setPreviewProblems} />
           </div>
