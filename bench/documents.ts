@@ -92,7 +92,7 @@ export function tableTemplateData(n: number) {
 }
 
 /**
- * The invoice as a Handlebars template (issue 25: >= 0.95 of the same HTML as a caller document):
+ * The invoice as a Handlebars template (issue 33: >= 0.90 of the same HTML as a caller document):
  * a row partial, a helpers.js number format and a beforeRender script for the totals. With
  * invoiceHandlebarsData(seed) it renders exactly invoiceHtml(seed).
  */

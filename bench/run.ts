@@ -261,8 +261,12 @@ async function main() {
   /**
    * The invoice as a Handlebars template (a row partial, a helpers.js format, a beforeRender script:
    * every step in the sandbox) against exactly the HTML it produces sent as a caller document, in
-   * alternating blocks (issue 25: throughput >= 0.95): one at a time, where each render's latency
+   * alternating blocks (issue 33: throughput >= 0.90): one at a time, where each render's latency
    * counts, then two at a time, as many as the worker prints at once, where the machine's CPU does.
+   * why in the order ABBA (template, document, document, template, ...): measured in one order
+   * only, whichever came first in a pair lost 5 to 10% at c=1 (the same run gave 0.89 one way and
+   * 0.97 the other); with each arm first as often as second, what a block leaves behind for the
+   * next (garbage to collect, pages to settle) falls on both arms alike.
    */
   const handlebarsInvoice = async () => {
     const post = async (path: string, body: unknown) => {
@@ -278,17 +282,19 @@ async function main() {
     const asDocument = renderThroughApi({ document: { html: invoiceHtml(1), settings: { locale: "en-US", title: "Bench Handlebars invoice" } } });
     await warm(5, 1, asTemplate);
     await warm(5, 1, asDocument);
-    const [blocks, each] = quick ? [2, 10] : [5, 20];
+    const [blocks, each] = quick ? [2, 10] : [6, 20];
     const line = async (c: number) => {
       const runs = { template: [] as Run[], document: [] as Run[] };
+      const template = async () => runs.template.push(await measured(`invoice, Handlebars template, c=${c}`, each * c, c, asTemplate));
+      const document = async () => runs.document.push(await measured(`invoice, caller document, c=${c}`, each * c, c, asDocument));
       for (let b = 0; b < blocks; b++) {
-        runs.template.push(await measured(`invoice, Handlebars template, c=${c}`, each * c, c, asTemplate));
-        runs.document.push(await measured(`invoice, caller document, c=${c}`, each * c, c, asDocument));
+        if (b % 2 === 0) await template().then(document);
+        else await document().then(template);
       }
       const [tm, dc] = [merge(runs.template), merge(runs.document)];
       return (
         `Invoice as a Handlebars template, c=${c}: e2e p50 ${tm.p50.toFixed(1)} ms, ${tm.perSecond.toFixed(2)} r/s; the same HTML as a caller document ` +
-        `${dc.p50.toFixed(1)} ms, ${dc.perSecond.toFixed(2)} r/s: throughput ratio ${(tm.perSecond / dc.perSecond).toFixed(2)} (>= 0.95)`
+        `${dc.p50.toFixed(1)} ms, ${dc.perSecond.toFixed(2)} r/s: throughput ratio ${(tm.perSecond / dc.perSecond).toFixed(2)} (>= 0.90)`
       );
     };
     return `\n${await line(1)}\n${await line(2)}`;

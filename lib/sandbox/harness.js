@@ -82,9 +82,9 @@
   /**
    * @typedef {{ step: string, level: string, message: string }} ConsoleLine
    * @typedef {{ done: boolean, value: unknown, error: Fault | undefined }} PendingPromise
-   * @type {{ step: string, console: ConsoleLine[], calls: number, data: any, pending: PendingPromise | undefined, tap: ((step: string, level: string, message: string) => void) | undefined }}
+   * @type {{ step: string, console: ConsoleLine[], calls: number, data: any, pending: PendingPromise | undefined, tap: ((step: string, level: string, message: string) => void) | undefined, next: { step: string, tap: unknown } | undefined }}
    */
-  const state = { step: "", console: [], calls: 0, data: undefined, pending: undefined, tap: undefined };
+  const state = { step: "", console: [], calls: 0, data: undefined, pending: undefined, tap: undefined, next: undefined };
 
   function text(v) {
     try {
@@ -222,8 +222,12 @@
     return json === undefined ? {} : parse(json);
   }
 
-  /** Starts a step: its name (for the console), data, and the host's function that copies console lines as they are made. */
-  function begin(step, dataJson, tap) {
+  /**
+   * Starts a step: its name (for the console), data, and the host's function that copies console
+   * lines as they are made. `nextStep` and `nextTap`: the scripts' step only, the body step that
+   * follows in this context (endScripts begins it).
+   */
+  function begin(step, dataJson, tap, nextStep, nextTap) {
     for (const name of PER_CONTEXT) delete g[name];
     // A body step may follow the scripts in their context (host.mjs, runScripts): its console
     // starts empty, the scripts' lines already taken by the host.
@@ -233,6 +237,7 @@
     state.step = step;
     state.data = readData(dataJson);
     state.tap = typeof tap === "function" ? tap : undefined;
+    state.next = typeof nextStep === "string" ? { step: nextStep, tap: nextTap } : undefined;
   }
 
   /** The names on the global object before any caller code: helpers.js adds to them. */
@@ -364,7 +369,7 @@
    * and calls it with the data. A promise settles into state.pending; settled() reads it once
    * the isolate's microtasks have run (there are no timers: a promise still pending then never settles).
    */
-  function callBeforeRender(file, fn) {
+  function callBeforeRender(file, fn, last) {
     try {
       if (typeof fn !== "function") throw new Fault("BAD_REQUEST", file, "the script must define a function beforeRender(data)");
       const data = state.data;
@@ -383,11 +388,14 @@
             p.error = classify(e, file);
           },
         );
-      } else {
-        if (out !== undefined) state.data = out;
-        state.pending = undefined;
+        return { ok: true, pending: true };
       }
-      return { ok: true };
+      if (out !== undefined) state.data = out;
+      state.pending = undefined;
+      // A beforeRender that returned (no promise) is done: the last one ends the scripts in this
+      // same call (one crossing fewer; work it started without returning its promise is not waited for).
+      if (last) return endScripts();
+      return { ok: true, pending: false };
     } catch (e) {
       return fail(classify(e, file));
     }
@@ -403,8 +411,10 @@
     return { ok: true };
   }
 
-  /** The scripts' data as JSON for the next steps. */
-  function endScripts(nextStep, nextTap) {
+  /** The scripts' data as JSON for the next steps; the body step that follows in this context begun (begin's `nextStep`). */
+  function endScripts() {
+    const nextStep = state.next?.step;
+    const nextTap = state.next?.tap;
     try {
       const json = stringify(state.data === undefined ? {} : state.data);
       if (typeof json !== "string") throw new Fault("BAD_REQUEST", "scripts", "beforeRender left data that is not JSON");

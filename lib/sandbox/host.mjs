@@ -53,6 +53,9 @@ const limitsScript = `Object.defineProperty(globalThis, "__folioLimits", { value
 const IDLE_ISOLATES = 2;
 /** An isolate whose heap stays above this after a step is replaced rather than reused. */
 const REUSE_HEAP_BYTES = 24 * 1024 * 1024;
+/** Its heap is read after a job that used this much of its CPU, and after every HEAP_CHECK_JOBS-th job (giveBack). */
+const HEAP_CHECK_CPU_MS = 20;
+const HEAP_CHECK_JOBS = 16;
 /** Contexts made ahead of jobs in each idle isolate (an invoice with scripts, a header and a footer takes 4). */
 const READY_CONTEXTS = 4;
 /** Precompiled templates kept in this process, in bytes of their text. */
@@ -217,7 +220,7 @@ const newIsolate = () => new ivm.Isolate({ memoryLimit: MEMORY_MB, snapshot });
 const kept = new WeakMap();
 const keptOf = (isolate) => {
   let k = kept.get(isolate);
-  if (!k) kept.set(isolate, (k = { ready: [], compiler: undefined, scripts: new Map(), scriptBytes: 0 }));
+  if (!k) kept.set(isolate, (k = { ready: [], compiler: undefined, scripts: new Map(), scriptBytes: 0, jobs: 0 }));
   return k;
 };
 /** The last job's isolate while it is being given back (giveBack): the next job waits for it. */
@@ -228,14 +231,24 @@ async function takeIsolate() {
 }
 // why asynchronous: nothing of this process waits on an isolate in which caller code has run (a
 // synchronous call would hold this process's only thread for as long as that code chose to run).
-function giveBack(isolate) {
+/**
+ * Gives a job's isolate back for the next jobs, or disposes of it. `cpuMs`, the isolate's CPU time
+ * during the job. why its heap is read only after a job that ran long, or every HEAP_CHECK_JOBS:
+ * the read is a call on the isolate's thread (about 0.2 ms of CPU a job); what a short job left
+ * is garbage of contexts already released, which V8 collects before any limit is reached.
+ */
+function giveBack(isolate, cpuMs) {
+  const k = keptOf(isolate);
+  const check = cpuMs >= HEAP_CHECK_CPU_MS || ++k.jobs % HEAP_CHECK_JOBS === 0;
   const done = (async () => {
     if (isolate.isDisposed) return;
     let heap = 0;
-    try {
-      heap = (await withTimeout(isolate.getHeapStatistics(), 1000)).used_heap_size;
-    } catch {
-      heap = Infinity;
+    if (check) {
+      try {
+        heap = (await withTimeout(isolate.getHeapStatistics(), 1000)).used_heap_size;
+      } catch {
+        heap = Infinity;
+      }
     }
     if (!isolate.isDisposed && idle.length < IDLE_ISOLATES && heap < REUSE_HEAP_BYTES) idle.push(isolate);
     else if (!isolate.isDisposed) isolate.dispose();
@@ -595,14 +608,15 @@ async function checkJob(isolate, job) {
  * thread of its own, so that parsing megabytes does not hold up other jobs' calls.
  */
 const SYNC_DATA_BYTES = 64 * 1024;
-function begin(context, name, data, tap, timeout, fresh = true) {
-  const args = [name, data, tap];
+/** @param {{ spec: { name: string }, step: { tap: unknown } }} [next] the body step that follows in this context (the scripts' step only) */
+function begin(context, name, data, tap, timeout, fresh = true, next) {
+  const args = [name, data, tap, next?.spec.name, next?.step.tap];
   // Only in a context where no caller code has run yet (see giveBack for why).
-  if (fresh && (data?.length ?? 0) <= SYNC_DATA_BYTES) return context.evalClosureSync("__folio.begin($0, $1, $2)", args, { ...copy, timeout });
-  return context.evalClosure("__folio.begin($0, $1, $2)", args, { ...copy, timeout });
+  if (fresh && (data?.length ?? 0) <= SYNC_DATA_BYTES) return context.evalClosureSync("__folio.begin($0, $1, $2, $3, $4)", args, { ...copy, timeout });
+  return context.evalClosure("__folio.begin($0, $1, $2, $3, $4)", args, { ...copy, timeout });
 }
 
-const scriptCode = (script, file) => `__folio.callBeforeRender(${JSON.stringify(file)}, (function () { ${script.source}\n;return typeof beforeRender === "function" ? beforeRender : undefined; })())`;
+const scriptCode = (script, file, last = false) => `__folio.callBeforeRender(${JSON.stringify(file)}, (function () { ${script.source}\n;return typeof beforeRender === "function" ? beforeRender : undefined; })(), ${last})`;
 
 /**
  * Runs the scripts in a fresh context. Returns that context, not yet released, with `next` (the
@@ -618,7 +632,9 @@ async function runScripts(isolate, job, out, next) {
   const context = await takeContext(isolate);
   job.contexts.push(context);
   try {
-    await step.call((timeout) => begin(context, "scripts", out.data, step.tap, timeout));
+    // With a body step to follow in this context, the scripts' end begins it (its name, the data as
+    // JSON gives it, its console): given here, one crossing fewer.
+    await step.call((timeout) => begin(context, "scripts", out.data, step.tap, timeout, true, next));
     // The body's templates defined while the context is fresh (defineSpecs). A syntax error is left
     // for the body step to find after the scripts, as it would be in a context of its own; a limit
     // is the body's at once.
@@ -632,14 +648,15 @@ async function runScripts(isolate, job, out, next) {
     let r;
     for (const [i, script] of job.scripts.entries()) {
       const file = `script ${script.name}`;
-      const compiled = await compileFile(isolate, step, scriptCode(script, file), file);
-      harnessResult(await step.call((timeout) => compiled.run(context, { timeout, copy: true }), file), step, out);
-      // A separate call: the isolate has run its microtasks in between, so a promise pending now
-      // never settles. After the last script, the same call ends the scripts (one crossing fewer).
       const last = i === job.scripts.length - 1;
-      // With a body step to follow in this context, endScripts also begins it (its name, the data as
-      // JSON gives it, its console): one crossing fewer again.
-      r = harnessResult(await step.call((timeout) => context.evalClosure("const s = __folio.settled($0); return $1 && s && !s.error ? __folio.endScripts($2, $3) : s", [file, last, next?.spec.name, next?.step.tap], { ...copy, timeout })), step, out);
+      // A beforeRender that returns (no promise) is done in this call, and the last one's call also
+      // ends the scripts (harness: callBeforeRender).
+      const compiled = await compileFile(isolate, step, scriptCode(script, file, last), file);
+      r = harnessResult(await step.call((timeout) => compiled.run(context, { timeout, copy: true }), file), step, out);
+      if (r.pending !== true) continue;
+      // A promise: read in a separate call, after the isolate has run its microtasks (a promise
+      // pending then never settles). After the last script, the same call ends the scripts.
+      r = harnessResult(await step.call((timeout) => context.evalClosure("const s = __folio.settled($0); return $1 && s && !s.error ? __folio.endScripts() : s", [file, last], { ...copy, timeout })), step, out);
     }
     if (typeof r.data !== "string") throw new Fault("BAD_REQUEST", "scripts", "beforeRender left data that is not JSON");
     if (jsonDepth(r.data, MAX_DEPTH) > MAX_DEPTH) throw new Fault("BAD_REQUEST", "scripts", `beforeRender left data nested more than ${MAX_DEPTH} levels deep`);
@@ -692,11 +709,15 @@ async function runStep(isolate, job, spec, out, given) {
     // The templates next, before helpers.js: no caller code has run in a fresh context yet, so
     // their definitions (Folio's code) run at once (see defineSpecs).
     const keys = given?.keys ?? (await defineSpecs(isolate, job, step, spec, context, !given));
+    const render = `__folio.renderSpecs(${JSON.stringify(keys.templateKey)}, ${JSON.stringify(keys.partialKeys)}, ${helpers}, ${!!job.restricted})`;
+    let r;
     if (helpers) {
-      const compiled = await compileFile(isolate, step, job.helpers, "helpers.js");
-      await step.call((timeout) => compiled.run(context, { timeout }), "helpers.js");
-    }
-    const r = harnessResult(await step.call((timeout) => context.evalClosure("return __folio.renderSpecs($0, $1, $2, $3)", [keys.templateKey, keys.partialKeys, helpers, !!job.restricted], { ...copy, timeout })), step, out);
+      // helpers.js and the render in one call (one crossing fewer): the render's call follows the
+      // file's last line, so the file's own lines and names stay its own, and a fault at its top
+      // level ends the call before the render, named as helpers.js with its line.
+      const compiled = await compileFile(isolate, step, `${job.helpers}\n;${render}`, "helpers.js");
+      r = harnessResult(await step.call((timeout) => compiled.run(context, { timeout, copy: true }), "helpers.js"), step, out);
+    } else r = harnessResult(await step.call((timeout) => context.evalClosure(`return ${render}`, [], { ...copy, timeout })), step, out);
     if (typeof r.html !== "string") throw new Fault("BAD_REQUEST", spec.name, "the template did not produce text");
     if (bytes(r.html) > MAX_OUT_BYTES) throw new Fault("LIMIT_EXCEEDED", spec.name, `more than ${MAX_OUT_BYTES.toLocaleString("en-US")} bytes of HTML`);
     out.outputs[spec.name] = r.html;
@@ -751,6 +772,7 @@ async function runJob(job) {
   job.contexts = [];
   const isolate = await takeIsolate();
   job.isolate = isolate;
+  const cpuStart = isolate.cpuTime;
   try {
     // Cancelled while it waited for its isolate.
     if (job.cancelled) return { error: { code: "CANCELLED", file: "", message: "cancelled", console: [] } };
@@ -788,7 +810,7 @@ async function runJob(job) {
     if (job.spoiled || job.cancelled) {
       if (!isolate.isDisposed) isolate.dispose();
       refill();
-    } else giveBack(isolate);
+    } else giveBack(isolate, isolate.isDisposed ? 0 : Number(isolate.cpuTime - cpuStart) / 1e6);
   }
 }
 

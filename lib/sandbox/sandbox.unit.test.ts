@@ -86,6 +86,28 @@ describe("steps", () => {
     expect(out).toBe('&lt;B&gt; CHF 5.00 [&lt;b&gt;][&lt;b&gt;] n (&lt;b&gt;) <span class="pageNumber"></span>');
   });
 
+  it("runs helpers.js in the render's own call: a file ending in a comment or without a semicolon works, and its top-level faults name it with their line", async () => {
+    expect(await html("{{a}}-{{b}}", { data: {}, helpers: "function a() { return 1; }\nconst x = 2\nfunction b() { return x; } // no newline after this" })).toBe("1-2");
+    expect(await html("{{a}}", { data: {}, helpers: "function a() { return 1; }\n/* a block comment at the end */" })).toBe("1");
+    const thrown = await rejected(runSandbox({ steps: [{ name: "template", source: "{{a}}" }], helpers: "function a() { return 1; }\n\nthrow new TypeError('no');", data: {} }));
+    expect(thrown).toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/^helpers\.js: TypeError: no \(line 3\)/) });
+    const syntax = await rejected(runSandbox({ steps: [{ name: "template", source: "{{a}}" }], helpers: "function a() {\n  return 1;\n", data: {} }));
+    expect(syntax).toMatchObject({ code: "BAD_REQUEST", message: expect.stringMatching(/^helpers\.js: /) });
+  });
+
+  it("a synchronous beforeRender's changes are the body's at once; work a script starts without returning its promise is not waited for", async () => {
+    const r = await runSandbox({
+      scripts: [
+        { name: "first", source: "function beforeRender(data) { data.n = 1; }" },
+        { name: "second", source: "function beforeRender(data) { data.n += 1; Promise.resolve().then(() => { data.late = true; }); }" },
+      ],
+      steps: [{ name: "template", source: "{{n}} {{late}}" }],
+      data: {},
+    });
+    expect(r.outputs.template).toBe("2 ");
+    expect(r.data).toEqual({ n: 2 });
+  });
+
   it("runs scripts in order before the steps: async, returning new data or changing it; every step sees the result", async () => {
     const r = await runSandbox({
       scripts: [
