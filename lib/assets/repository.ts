@@ -143,7 +143,7 @@ export function templatesUsing(ex: Executor, workspaceId: string, assetId: strin
     .where(
       and(
         eq(templates.workspaceId, workspaceId),
-        sql`jsonb_path_exists(${templates.draft}, '$.** ? (@.assetId == $id)', jsonb_build_object('id', ${assetId}::text))`,
+        sql`jsonb_path_exists(${templates.draft}::jsonb, '$.** ? (@.assetId == $id)', jsonb_build_object('id', ${assetId}::text))`,
       ),
     )
     .orderBy(templates.name)
@@ -157,7 +157,7 @@ export async function useCounts(ex: Executor, workspaceId: string, assetIds: str
     select a.id, (
       (select count(*) from workspace_files f where f.workspace_id = a.workspace_id and f.asset_id = a.id) +
       (select count(*) from templates t where t.workspace_id = a.workspace_id
-         and jsonb_path_exists(t.draft, '$.** ? (@.assetId == $id)', jsonb_build_object('id', a.id)))
+         and jsonb_path_exists(t.draft::jsonb, '$.** ? (@.assetId == $id)', jsonb_build_object('id', a.id)))
     ) as n
     from assets a where a.workspace_id = ${workspaceId} and a.id in (${list(assetIds)})`);
   return new Map(rows.map((r) => [r.id, Number(r.n)]));

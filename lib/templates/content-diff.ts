@@ -4,10 +4,10 @@
 // component template's composition.json in place of the Handlebars files). Pure: the browser imports it.
 // why per file: compared as one JSON value, each file was one long string on one line, so a changed
 // comma in template.html showed as the whole template removed and added again.
-// why canonical JSON for the JSON files: the stored draft and a version come back from jsonb, whose
-// key order is not the order they were written in (Postgres sorts object keys by length, then bytes),
-// while the editor's draft keeps the order typed; comparing text would show a whole settings block
-// removed and added again.
+// why canonical JSON for the JSON files: contents saved before migration 0024 came back from jsonb,
+// whose key order is not the order they were written in (Postgres sorts object keys by length, then
+// bytes), while the editor's draft keeps the order typed; comparing text would show a whole settings
+// block removed and added again.
 import { diffLines } from "diff";
 
 /** JSON with every object's keys sorted and two-space indents, so equal content gives equal text. */

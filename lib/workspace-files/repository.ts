@@ -233,7 +233,7 @@ export function readyAssets(ex: Executor, workspaceId: string, limit: number) {
 
 /** Templates whose draft names stylesheets: id, name, folder and the paths as written. */
 export function templatesWithStylesheets(ex: Executor, workspaceId: string) {
-  const sheets = sql`${templates.draft} -> 'composition' -> 'stylesheets'`;
+  const sheets = sql`${templates.draft}::jsonb -> 'composition' -> 'stylesheets'`;
   return ex
     .select({ id: templates.id, name: templates.name, folderId: templates.folderId, stylesheets: sql<unknown>`${sheets}` })
     .from(templates)

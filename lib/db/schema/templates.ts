@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, json, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { ts } from "./columns";
 import { workspaceFolders } from "./workspace-files";
 import { workspaces } from "./workspaces";
@@ -17,8 +17,13 @@ export const templates = pgTable(
     kind: text("kind", { enum: templateKinds }).notNull().default("component"),
     /** The folder it lives in (null: the workspace's root); its stylesheet paths resolve from there. */
     folderId: text("folder_id").references(() => workspaceFolders.id),
-    /** The draft's content; every save bumps draftRevision and keeps a copy in template_revisions. */
-    draft: jsonb("draft").$type<Record<string, unknown>>().notNull(),
+    /**
+     * The draft's content; every save bumps draftRevision and keeps a copy in template_revisions.
+     * why json, not jsonb (here, in revisions and in versions): json keeps the text as saved, so
+     * sample data and translations come back with their keys in the author's order (jsonb sorts
+     * them); queries that look inside cast it (`::jsonb`).
+     */
+    draft: json("draft").$type<Record<string, unknown>>().notNull(),
     draftRevision: integer("draft_revision").notNull().default(1),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
@@ -36,7 +41,7 @@ export const templateRevisions = pgTable(
     id: text("id").primaryKey(),
     templateId: text("template_id").notNull().references(() => templates.id, { onDelete: "cascade" }),
     revision: integer("revision").notNull(),
-    content: jsonb("content").$type<Record<string, unknown>>().notNull(),
+    content: json("content").$type<Record<string, unknown>>().notNull(),
     actorType: text("actor_type", { enum: ["user", "apiKey", "system"] }).notNull(),
     actorId: text("actor_id").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
@@ -57,7 +62,7 @@ export const templateVersions = pgTable(
     /** The template's name and kind when published: renaming later does not change the version. */
     name: text("name").notNull(),
     kind: text("kind", { enum: templateKinds }).notNull(),
-    content: jsonb("content").$type<Record<string, unknown>>().notNull(),
+    content: json("content").$type<Record<string, unknown>>().notNull(),
     /**
      * What the version copied when published (spec Versioning 5): the stylesheets' text and the
      * blobs of its images and fonts, so later edits or deletions of workspace files and assets

@@ -69,6 +69,23 @@ describe("GET and PUT /v1/templates/{id}/draft", () => {
     expect(third.body.draftRevision).toBe(3);
   });
 
+  it("keeps sample data and translations with their keys in the order they were saved: the draft, its revision and the version published from it", async () => {
+    const w = await createTestWorkspace();
+    const made = await api<{ id: string }>("/v1/templates", { key: w.key, body: { name: "Ordered", kind: "handlebars", content: { templateHtml: "<p>{{zeta}}</p>" } } });
+    expect(made.status, made.text).toBe(201);
+    const data = { zeta: 1, alpha: { y: 1, x: 2 }, middle: [{ b: 1, a: 2 }] };
+    const next = { templateHtml: "<p>{{zeta}}</p>", translations: { "en-US": { greeting: "Hi", farewell: "Bye" } }, sampleData: [{ name: "ordered", data }] };
+    const saved = await put(w, made.body.id, { content: next, expectedRevision: 1 });
+    expect(saved.status, saved.text).toBe(200);
+    // Compared as text: toEqual would not see the order of keys.
+    const order = JSON.stringify(next);
+    expect(JSON.stringify((await getDraft(w, made.body.id)).body.content)).toBe(order);
+    expect(JSON.stringify((await revisions(w, made.body.id, "?order=desc&limit=1")).body.items[0]!.content)).toBe(order);
+    const version = await api<{ id: string; content: unknown }>(`/v1/templates/${made.body.id}/versions`, { key: w.key, body: { expectedRevision: 2 } });
+    expect(version.status, version.text).toBe(201);
+    expect(JSON.stringify((await api<{ content: unknown }>(`/v1/template-versions/${version.body.id}`, { key: w.key })).body.content)).toBe(order);
+  });
+
   it("a stale save's 409 says who saved the current revision and when, so the console can reload or overwrite", async () => {
     const w = await createTestWorkspace();
     const t = await create(w);
