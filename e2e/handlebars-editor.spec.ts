@@ -57,6 +57,33 @@ test("a member creates a Handlebars template, edits it and a helper with a live 
   await expect(consoleLines).toContainText("money for 800");
   await expect(firstPage(page)).not.toHaveAttribute("src", afterTemplate!);
 
+  // One helper run with arguments under helpers.js: what it returned, and its log in the console.
+  const runner = page.getByRole("region", { name: "Run a helper" });
+  await runner.getByLabel("Arguments (JSON array)").fill("1234.5, 2");
+  await runner.getByRole("button", { name: "Run" }).click();
+  await expect(runner.getByRole("alert")).toContainText("Arguments must be a JSON array");
+  await runner.getByLabel("Arguments (JSON array)").fill("[1234.5]");
+  await runner.getByRole("button", { name: "Run" }).click();
+  await expect(runner.getByTestId("helper-output")).toHaveText("USD 1234.50");
+  await expect(consoleLines).toContainText("money for 1234.5");
+  await screenshots(page, "hbs-editor-run-helper");
+
+  // Inside {{ }} template.html completes partials after {{>, and helpers and the data's fields.
+  await page.getByRole("tab", { name: "template.html" }).click();
+  await page.getByRole("textbox", { name: "template.html", exact: true }).click();
+  await page.keyboard.press("ControlOrMeta+End");
+  await page.keyboard.type("\n{{> ");
+  const completions = page.getByRole("listbox");
+  await expect(completions.getByRole("option", { name: /^line/ })).toBeVisible();
+  await screenshots(page, "hbs-editor-completion");
+  await completions.getByRole("option", { name: /^line/ }).click();
+  await page.keyboard.press("End");
+  await page.keyboard.type("\n{{mon");
+  // why a click, not Enter: CodeMirror ignores Enter for 75 ms after the list changes (its interactionDelay).
+  await completions.getByRole("option", { name: /^money/ }).click();
+  await expect(page.getByRole("textbox", { name: "template.html", exact: true })).toContainText("{{> line}}");
+  await expect(page.getByRole("textbox", { name: "template.html", exact: true })).toContainText("{{money}}");
+
   // A syntax error is marked at its tab and line, and said in words; fixing it clears it.
   await page.getByRole("tab", { name: "template.html" }).click();
   await replaceCode(page, "template.html", "<h1>{{title}}</h1>\n<p>{{title}</p>\n<p>never</p>");

@@ -4,7 +4,7 @@
 // lazy-code-editor.tsx, which loads it and the language's code with next/dynamic, so only the
 // editor pages carry CodeMirror and each carries only the languages it shows.
 "use client";
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from "@codemirror/autocomplete";
+import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type Completion, type CompletionContext } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { bracketMatching, foldGutter, HighlightStyle, indentOnInput, syntaxHighlighting } from "@codemirror/language";
 import { forEachDiagnostic, lintGutter, setDiagnostics } from "@codemirror/lint";
@@ -42,6 +42,11 @@ export type CodeEditorProps = {
   onProblems?: (problems: Problem[]) => void;
   /** Problems from the server at their lines; [] clears them. */
   marks?: Mark[];
+  /**
+   * Completions for the text of the line up to the cursor (a Handlebars file's data fields, helpers
+   * and partials): `from`, where the word completed starts in that text.
+   */
+  complete?: (before: string) => { from: number; options: Completion[] } | undefined;
 };
 
 const theme = EditorView.theme({
@@ -68,18 +73,19 @@ const highlight = HighlightStyle.define([
   { tag: t.invalid, color: "#b91c1c", textDecoration: "underline" },
 ]);
 
-export default function CodeEditor({ value, onChange, label, support, schema, readOnly = false, onProblems, marks }: CodeEditorProps) {
+export default function CodeEditor({ value, onChange, label, support, schema, readOnly = false, onProblems, marks, complete }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const hintId = useId();
   const view = useRef<EditorView | null>(null);
-  const latest = useRef({ onChange, onProblems });
+  const latest = useRef({ onChange, onProblems, complete });
   useEffect(() => {
-    latest.current = { onChange, onProblems };
+    latest.current = { onChange, onProblems, complete };
   });
 
   useEffect(() => {
     // CodeMirror's basicSetup, less the search panel, plus Tab to indent: Escape then Tab moves focus
     // on (CodeMirror's own convention, built into its view), so the editor is no keyboard trap.
+    const pageCompletions = [{ autocomplete: (ctx: CompletionContext) => completeAt(ctx, latest.current.complete) }];
     const extensions: Extension[] = [
       lineNumbers(),
       highlightActiveLineGutter(),
@@ -108,6 +114,9 @@ export default function CodeEditor({ value, onChange, label, support, schema, re
       }),
       ...(support?.extensions(schema) ?? []),
       ...(marks ? [lintGutter()] : []),
+      // Beside the language's own completions (JSON's from its schema): the page's, read when asked.
+      // why one object made here: CodeMirror keeps a source's state by its identity across updates.
+      EditorState.languageData.of(() => pageCompletions),
     ];
     const v = new EditorView({ parent: host.current!, state: EditorState.create({ doc: value, extensions }) });
     view.current = v;
@@ -156,4 +165,13 @@ export default function CodeEditor({ value, onChange, label, support, schema, re
       <div ref={host} className="h-full min-h-0 overflow-hidden" />
     </>
   );
+}
+
+/** The page's completions at the cursor, as CodeMirror takes them: while typing a word, or when asked (Ctrl-Space). */
+function completeAt(ctx: CompletionContext, complete: CodeEditorProps["complete"]) {
+  if (!complete) return null;
+  const line = ctx.state.doc.lineAt(ctx.pos);
+  const r = complete(line.text.slice(0, ctx.pos - line.from));
+  if (!r || (r.from === ctx.pos - line.from && !ctx.explicit && !/[{#>\s]$/.test(line.text.slice(0, ctx.pos - line.from)))) return null;
+  return { from: line.from + r.from, options: r.options, validFor: /^[\w$@.\-[\]]*$/ };
 }

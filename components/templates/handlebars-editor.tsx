@@ -18,12 +18,14 @@ import type { AssetUploaderProps } from "@/components/assets/asset-uploader";
 import type { ActionResult } from "@/lib/console/action";
 import type { ImageChoice, StylesheetChoice } from "@/lib/templates/editor-files";
 import { formFields, parseData, type TranslationText } from "@/lib/templates/editor-tabs";
+import { hbsCompletions, type HbsSources } from "@/lib/templates/hbs-completions";
 import { readableHbsError } from "@/lib/templates/hbs-problems";
 import { lineOfJsonPath } from "@/lib/templates/json-text";
 import { changedHbsTabs, fromHbsTabs, locateHbsProblem, revertHbsTabs, toHbsTabs, type HbsContent, type HbsFileTabId, type HbsLocation, type HbsTabId, type HbsTabs, type NamedText } from "@/lib/templates/hbs-editor-tabs";
 import { ConsolePane, type ConsoleOutput } from "./console-pane";
 import { ContentForm } from "./content-form";
 import { EditorHeading, FileTabsList, ProblemList, readOnlyNote, usePublish } from "./editor-shell";
+import { HelperRunner } from "./helper-runner";
 import { NamedFiles } from "./named-files";
 import { PreviewPane, type PreviewRequest } from "./preview-pane";
 import { StylesheetList } from "./stylesheet-list";
@@ -61,9 +63,9 @@ const tabLabels: Record<HbsTabId, string> = {
 };
 const tabHints: Record<HbsTabId, string> = {
   content: "The values of the template's content fields, read as {{content.<name>}}. Save, preview, then publish to make renders use them.",
-  templateHtml: "The body: Handlebars HTML with the data as context. {{> name}} includes a partial; helpers come from helpers.js.",
+  templateHtml: "The body: Handlebars HTML with the data as context. {{> name}} includes a partial; helpers come from helpers.js. Inside {{ }} the data's fields, helpers and partials complete (Ctrl-Space lists them).",
   partials: "Reusable pieces of Handlebars, each called as {{> name}}.",
-  helpers: "Every function declared at top level is a helper: {{money total currency=\"EUR\"}} calls money(total, options). console.log lines show under the preview.",
+  helpers: "Every function declared at top level is a helper: {{money total currency=\"EUR\"}} calls money(total, options). console.log lines show under the preview; run one with arguments below.",
   scripts: "Each script defines beforeRender(data); they run in order before the template and may change the data or return new data.",
   header: "Handlebars HTML drawn in the top margin of every page; {{pageNumber}} and {{totalPages}} work here.",
   footer: "Handlebars HTML drawn in the bottom margin of every page; {{pageNumber}} and {{totalPages}} work here.",
@@ -133,6 +135,19 @@ export function HandlebarsEditor({
   const sample = tabs.sampleData.find((d) => d.name === picked.sampleData) ?? tabs.sampleData[0];
   const data = useMemo(() => parseData(sample?.text ?? "{}"), [sample?.text]);
   const locales = tabs.translations.map((t) => t.locale);
+  // What template.html, the partials, header and footer complete inside a mustache: the previewed
+  // sample data's fields, helpers.js's helpers, the partials, translations and content fields.
+  const completionSources = useMemo<HbsSources>(
+    () => ({
+      data: data.ok ? data.data : undefined,
+      helpers: tabs.helpers,
+      partials: tabs.partials.map((p) => p.name),
+      translations: tabs.translations.map((t) => parseData(t.text)).flatMap((r) => (r.ok ? [r.data] : [])),
+      contentFields: fields.map((f) => f.name),
+    }),
+    [data, tabs.helpers, tabs.partials, tabs.translations, fields],
+  );
+  const complete = (before: string) => hbsCompletions(before, completionSources);
   const shownLocale = locales.includes(previewLocale) ? previewLocale : "";
   // why a pointer: the problem itself is listed under its tab (and marked there), once.
   const previewRequest: PreviewRequest = !built.ok
@@ -263,6 +278,7 @@ export function HandlebarsEditor({
       onChange={onChange}
       readOnly={!editable}
       marks={marksOf(k, file)}
+      complete={languageOf(k) === "handlebars" ? complete : undefined}
       schema={k === "settings" ? schemas?.settings : k === "contentFields" ? schemas?.contentFields : k === "sampleData" ? sampleSchema : undefined}
     />
   );
@@ -346,6 +362,15 @@ export function HandlebarsEditor({
                   <div className="h-full overflow-hidden rounded-md border border-gray-300">{code(k, tabLabels[k], tabs[k], setCode(k))}</div>
                 ) : null}
               </div>
+              {k === "helpers" && (
+                <HelperRunner
+                  templateId={template.id}
+                  helpers={tabs.helpers}
+                  content={built.ok ? { ok: true, content: built.content } : { ok: false, message: `Not run: ${tabLabels[built.tab]}${built.file ? ` (${built.file})` : ""} has a problem, listed under that tab.` }}
+                  data={data}
+                  onConsole={setConsoleOutput}
+                />
+              )}
             </TabsContent>
           ))}
           <ProblemList tab={tabLabels[active]} problems={problemList} />
