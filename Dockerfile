@@ -2,6 +2,8 @@
 # Folio in one image: web, worker, the headless browser and the embedded PostgreSQL.
 #   docker build -t folio .
 #   docker run -p 3000:3000 -v folio-data:/data --security-opt seccomp=docker/seccomp-chromium.json folio
+# and, for compose.yaml's scale-out, an image per role without what that role never runs:
+#   docker build --target web -t folio-web .      docker build --target worker -t folio-worker .
 # README "Run in a container" says why each flag; docs/architecture.md "One container" the design.
 #
 # why the official node:24.21.0-bookworm images: the same Node 24 the project pins (the `node`
@@ -25,20 +27,23 @@ RUN npm run build \
  && rm -rf .next/cache \
  && npm prune --omit=dev --no-audit --no-fund
 
-# Runtime: Debian slim with what scripts/ensure-system.sh installs for rendering (the headless
-# shell, fontconfig, the same fonts, poppler's pdftoppm for image renders), PostgreSQL 15's server
-# binaries for the embedded default database, and tini as PID 1. qpdf is not installed: no render
-# path runs it. setpriv and prlimit (the containment's launchers) come with util-linux, part of
-# every Debian image.
-FROM node:24.21.0-bookworm-slim AS runtime
-# why create_main_cluster = false: Folio makes its own cluster under /data at the first start;
-# Debian's package would otherwise make an unused one in the image.
+# The runtime images, one per role, all on Debian slim with the project's Node (docs/architecture.md,
+# "One container"):
+#   runtime (the default, `docker build .`): everything in one image, `docker run` above: web, worker
+#     and the embedded PostgreSQL;
+#   worker (`--target worker`, compose.yaml's workers): the browser, fonts and poppler, no PostgreSQL;
+#   web (`--target web`, compose.yaml's web nodes and its bucket job): neither the browser, fonts,
+#     poppler nor PostgreSQL. A web node renders nothing in a browser: its template sandbox and
+#     helpers are Node, and renders are the workers' (about 0.6 GB smaller, estimated from Debian's
+#     installed sizes: the headless shell and its libraries, the CJK fonts, PostgreSQL).
+# Each takes the application last, so a code change rebuilds no package layer.
+
+# base: what every role needs: tini as PID 1, perl (the seccomp filter's loader, lib/processes/seccomp.ts;
+# essential in Debian, listed so no slimming removes it), CA certificates, the two users, the settings.
+# setpriv and prlimit (the containment's launchers) come with util-linux, part of every Debian image.
+FROM node:24.21.0-bookworm-slim AS base
 RUN apt-get update \
- && apt-get install -y --no-install-recommends postgresql-common \
- && sed -ri 's/^#?\s*create_main_cluster\b.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf \
- && apt-get install -y --no-install-recommends \
-      chromium-headless-shell fontconfig fonts-dejavu-core fonts-liberation fonts-noto-core fonts-noto-cjk \
-      poppler-utils perl-base postgresql-15 tini ca-certificates \
+ && apt-get install -y --no-install-recommends perl-base tini ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 # Two users, neither root: `folio` runs web, worker and the embedded database and owns /data;
@@ -51,10 +56,6 @@ RUN useradd --system --user-group --no-create-home --home-dir /nonexistent --she
  && chmod 0700 /data
 
 WORKDIR /app
-COPY --from=build /app /app
-# why: Next.js writes its server-side cache (fetch, image) under .next/cache.
-RUN mkdir -p /app/.next/cache && chown folio:folio /app/.next/cache
-
 ENV NODE_ENV=production \
     NEXT_TELEMETRY_DISABLED=1 \
     DATA_DIR=/data \
@@ -83,3 +84,37 @@ CMD ["start"]
 # why 90 s in the README's `docker stop -t` and compose's stop_grace_period: a stopping worker lets
 # running renders finish (render time limit, 60 s, plus 10 s).
 STOPSIGNAL SIGTERM
+
+# web: base and the application.
+FROM base AS web
+COPY --from=build /app /app
+# why: Next.js writes its server-side cache (fetch, image) under .next/cache.
+RUN mkdir -p /app/.next/cache && chown folio:folio /app/.next/cache
+CMD ["web"]
+
+# browser: what scripts/ensure-system.sh installs for rendering (the headless shell, fontconfig, the
+# same fonts, poppler's pdftoppm for image renders). qpdf is not installed: no render path runs it.
+FROM base AS browser
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      chromium-headless-shell fontconfig fonts-dejavu-core fonts-liberation fonts-noto-core fonts-noto-cjk poppler-utils \
+ && rm -rf /var/lib/apt/lists/*
+
+# worker: the browser and the application.
+FROM browser AS worker
+COPY --from=build /app /app
+RUN mkdir -p /app/.next/cache && chown folio:folio /app/.next/cache
+CMD ["worker"]
+
+# runtime, the default (last) stage: the browser, PostgreSQL 15's server binaries for the embedded
+# default database, and the application. why create_main_cluster = false: Folio makes its own
+# cluster under /data at the first start; Debian's package would otherwise make an unused one.
+FROM browser AS runtime
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends postgresql-common \
+ && sed -ri 's/^#?\s*create_main_cluster\b.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf \
+ && apt-get install -y --no-install-recommends postgresql-15 \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /app /app
+RUN mkdir -p /app/.next/cache && chown folio:folio /app/.next/cache
+CMD ["start"]

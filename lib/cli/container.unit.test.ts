@@ -45,27 +45,53 @@ const args = (body: Instruction[], keyword: string) => body.filter((i) => i.keyw
 
 describe("Dockerfile", () => {
   const all = instructions(read("Dockerfile"));
-  const [build, runtime, ...more] = stages(all);
+  const staged = stages(all);
+  const named = (name: string) => staged.find((s) => s.name === name)!;
+  /** A stage's instructions with those of the stages it is built FROM, first to last (what its image holds). */
+  const chain = (name: string): Instruction[] => {
+    const s = named(name);
+    return [...(staged.some((o) => o.name === s.from) ? chain(s.from) : []), ...s.body];
+  };
+  const build = named("build");
+  // The default image is the last stage: `docker build .` and `docker run` as the README says.
+  const runtime = { ...staged.at(-1)!, body: chain(staged.at(-1)!.name!) };
   const nodeVersion = (JSON.parse(read("package.json")) as { devDependencies: Record<string, string> }).devDependencies.node!;
+  const installed = (name: string) => args(chain(name), "RUN").join(" ") + " ";
+  const wanted = /want=\(([^)]*)\)/.exec(read("scripts/ensure-system.sh"))![1]!.split(/\s+/).filter(Boolean);
+  // why not full chromium: only the benchmark and the console's journeys use it.
+  const rendering = wanted.filter((p) => p !== "chromium" && p !== "perl-base");
 
-  it("is two stages: a build and a Debian slim runtime on the project's Node 24", () => {
-    expect(more).toEqual([]);
-    expect(build!.from).toBe(`node:${nodeVersion}-bookworm`);
+  it("is a build and three Debian slim images on the project's Node 24: web, worker and the default all-in-one runtime, last", () => {
+    expect(staged.map((s) => s.name)).toEqual(["build", "base", "web", "browser", "worker", "runtime"]);
+    expect(build.from).toBe(`node:${nodeVersion}-bookworm`);
     expect(nodeVersion).toMatch(/^24\./);
-    expect(args(build!.body, "RUN").join(" ")).toMatch(/npm ci .*npm run build.*npm prune --omit=dev/);
-    expect(runtime!.from).toBe(`node:${nodeVersion}-bookworm-slim`);
-    expect(args(runtime!.body, "COPY")).toContain(`--from=${build!.name} /app /app`);
+    expect(args(build.body, "RUN").join(" ")).toMatch(/npm ci .*npm run build.*npm prune --omit=dev/);
+    expect(named("base").from).toBe(`node:${nodeVersion}-bookworm-slim`);
+    for (const role of ["web", "worker", "runtime"]) {
+      expect(args(named(role).body, "COPY"), role).toEqual([`--from=build /app /app`]);
+      expect(args(chain(role), "ENTRYPOINT"), role).toEqual(['["/usr/bin/tini", "--", "/app/scripts/container-entry.sh"]']);
+    }
+    expect(args(named("web").body, "CMD")).toEqual(['["web"]']);
+    expect(args(named("worker").body, "CMD")).toEqual(['["worker"]']);
   });
 
-  it("installs the headless shell, the fonts ensure-system.sh installs, poppler, PostgreSQL's server and tini", () => {
-    const installed = args(runtime!.body, "RUN").join(" ");
-    const wanted = /want=\(([^)]*)\)/.exec(read("scripts/ensure-system.sh"))![1]!.split(/\s+/).filter(Boolean);
-    // why not full chromium: only the benchmark and the console's journeys use it.
-    for (const pkg of [...wanted.filter((p) => p !== "chromium"), "tini"]) {
-      expect(installed, pkg).toMatch(new RegExp(`\\s${pkg}\\s`));
+  it("installs the headless shell, the fonts ensure-system.sh installs, poppler, PostgreSQL's server and tini in the default image", () => {
+    for (const pkg of [...rendering, "perl-base", "tini"]) expect(installed("runtime"), pkg).toMatch(new RegExp(`\\s${pkg}\\s`));
+    expect(installed("runtime")).toMatch(/\spostgresql-15\s/);
+    expect(installed("runtime")).toContain("create_main_cluster = false");
+  });
+
+  it("leaves out of each role's image what it never runs: the web image has no browser, fonts, poppler or PostgreSQL, the worker's no PostgreSQL", () => {
+    for (const pkg of ["tini", "perl-base"]) {
+      expect(installed("web"), pkg).toMatch(new RegExp(`\\s${pkg}\\s`));
+      expect(installed("worker"), pkg).toMatch(new RegExp(`\\s${pkg}\\s`));
     }
-    expect(installed).toMatch(/\spostgresql-15\s/);
-    expect(installed).toContain("create_main_cluster = false");
+    for (const pkg of rendering) {
+      expect(installed("web"), pkg).not.toMatch(new RegExp(`\\s${pkg}\\s`));
+      expect(installed("worker"), pkg).toMatch(new RegExp(`\\s${pkg}\\s`));
+    }
+    expect(installed("web")).not.toMatch(/postgresql/);
+    expect(installed("worker")).not.toMatch(/postgresql/);
   });
 
   it("runs compiled programs: the build compiles them, and nothing that runs TypeScript is a production dependency", () => {
@@ -81,39 +107,39 @@ describe("Dockerfile", () => {
 
   it("starts as root only for the entry script, which drops to the service user with four capabilities", () => {
     // No USER instruction: the documented root-then-drop design (docs/architecture.md, "One container").
-    expect(args(runtime!.body, "USER")).toEqual([]);
+    expect(args(runtime.body, "USER")).toEqual([]);
     const entry = read("scripts/container-entry.sh").replace(/\\\n\s*/g, "");
     expect(entry).toMatch(/caps=-all,\+setuid,\+setgid,\+chown,\+kill$/m);
     expect(entry).toMatch(/exec setpriv --reuid=.*--inh-caps="\$caps" --ambient-caps="\$caps" --bounding-set="\$caps" --no-new-privs/);
-    const users = args(runtime!.body, "RUN").join(" ");
+    const users = args(runtime.body, "RUN").join(" ");
     expect(users).toMatch(/useradd [^&]*\bfolio\b/);
     expect(users).toMatch(/useradd [^&]*\bfolio-render\b/);
-    expect(args(runtime!.body, "ENV").join(" ")).toMatch(/FOLIO_SERVICE_USER=folio\b/);
-    expect(args(runtime!.body, "ENV").join(" ")).toMatch(/RENDER_USER=folio-render\b/);
+    expect(args(runtime.body, "ENV").join(" ")).toMatch(/FOLIO_SERVICE_USER=folio\b/);
+    expect(args(runtime.body, "ENV").join(" ")).toMatch(/RENDER_USER=folio-render\b/);
   });
 
   it("runs the repository's entry script under tini, with a healthcheck on /readyz, port 3000 and /data", () => {
-    expect(args(runtime!.body, "ENTRYPOINT")).toEqual(['["/usr/bin/tini", "--", "/app/scripts/container-entry.sh"]']);
+    expect(args(runtime.body, "ENTRYPOINT")).toEqual(['["/usr/bin/tini", "--", "/app/scripts/container-entry.sh"]']);
     // The build stage copies the context into /app, the runtime stage /app: the script is the repository's.
-    expect(args(build!.body, "WORKDIR")).toEqual(["/app"]);
-    expect(args(build!.body, "COPY")).toContain(". .");
+    expect(args(build.body, "WORKDIR")).toEqual(["/app"]);
+    expect(args(build.body, "COPY")).toContain(". .");
     expect(fs.statSync(path.join(root, "scripts/container-entry.sh")).mode & 0o111).toBe(0o111);
     const ignored = read(".dockerignore").split("\n").map((l) => l.trim());
     expect(ignored).not.toContain("scripts");
     for (const p of ["node_modules", ".next", ".data", ".git", ".env"]) expect(ignored).toContain(p);
-    expect(args(runtime!.body, "CMD")).toEqual(['["start"]']);
-    const [healthcheck] = args(runtime!.body, "HEALTHCHECK");
+    expect(args(runtime.body, "CMD").at(-1)).toEqual('["start"]');
+    const [healthcheck] = args(runtime.body, "HEALTHCHECK");
     expect(healthcheck).toMatch(/CMD .*127\.0\.0\.1.*\/readyz/);
-    expect(args(runtime!.body, "EXPOSE")).toEqual(["3000"]);
-    expect(args(runtime!.body, "VOLUME")).toEqual(["/data"]);
-    expect(args(runtime!.body, "ENV").join(" ")).toMatch(/DATA_DIR=\/data\b/);
+    expect(args(runtime.body, "EXPOSE")).toEqual(["3000"]);
+    expect(args(runtime.body, "VOLUME")).toEqual(["/data"]);
+    expect(args(runtime.body, "ENV").join(" ")).toMatch(/DATA_DIR=\/data\b/);
   });
 });
 
 describe("compose.yaml", () => {
   type Service = {
     image?: string;
-    build?: string;
+    build?: string | { context: string; target: string };
     command?: string[];
     environment?: Record<string, string>;
     healthcheck?: { test: string[] };
@@ -123,7 +149,8 @@ describe("compose.yaml", () => {
   };
   const compose = parse(read("compose.yaml"), { merge: true }) as { services: Record<string, Service> };
   const services = Object.entries(compose.services);
-  const role = (r: string) => services.filter(([, s]) => s.image === "folio:latest" && s.build === "." && s.command?.[0] === r);
+  /** The services of a role, each built from the Dockerfile's image of that role. */
+  const role = (r: string) => services.filter(([, s]) => s.image === `folio-${r}:latest` && JSON.stringify(s.build) === JSON.stringify({ context: ".", target: r }) && s.command?.[0] === r);
 
   it("has two web nodes and two workers from the Dockerfile, PostgreSQL and an S3 store", () => {
     expect(role("web")).toHaveLength(2);
@@ -157,7 +184,7 @@ describe("compose.yaml", () => {
 
   it("pins every image but Folio's own to a release, and its .env recipe sets PUBLIC_URL", () => {
     for (const [name, s] of services) {
-      if (s.image === "folio:latest") continue;
+      if (/^folio-(web|worker):latest$/.test(s.image ?? "")) continue;
       // A release: a tag with a minor version or a dated release, never latest or a bare major.
       expect(s.image, name).toMatch(/:(\d+\.\d+[\w.-]*|RELEASE\.[\dTZ-]+)$/);
     }
