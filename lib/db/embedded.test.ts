@@ -18,7 +18,7 @@ const bin = findPostgresBinDir()!;
 const fast = ["fsync = off", "synchronous_commit = off", "full_page_writes = off"];
 
 afterAll(() => {
-  for (const name of ["fresh", "old"]) stopEmbeddedPostgres(path.join(root, name));
+  for (const name of ["fresh", "old", "raced"]) stopEmbeddedPostgres(path.join(root, name));
   fs.rmSync(root, { recursive: true, force: true });
 });
 
@@ -79,6 +79,16 @@ describe("a new embedded cluster", () => {
     expect(again.url).toBe(pg.url);
     expect(again.startedHere).toBe(false);
   });
+});
+
+describe("two commands making the same new cluster at once", () => {
+  it("agree on one cluster and one URL, and leave no half-made folder", async () => {
+    const dir = path.join(root, "raced");
+    const [a, b] = await Promise.all([ensureEmbeddedPostgres({ dir, database: "folio", extraConf: fast }), ensureEmbeddedPostgres({ dir, database: "folio", extraConf: fast })]);
+    expect(a.url).toBe(b.url);
+    expect(await refusal(a.url)).toBeUndefined();
+    expect(fs.readdirSync(root).filter((n) => n.startsWith("raced")).sort()).toEqual(["raced", "raced.password", "raced.port"]);
+  }, 120_000);
 });
 
 describe("a cluster made by an earlier version, which trusted every local connection", () => {

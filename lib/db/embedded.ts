@@ -111,7 +111,7 @@ export async function ensureEmbeddedPostgres(opts: EmbeddedOptions): Promise<Emb
 
   const password = ensurePassword(dir);
   if (!fs.existsSync(path.join(dir, "PG_VERSION"))) await initCluster(bin, dir, password, opts.extraConf ?? []);
-  const port = Number(fs.readFileSync(portFile(dir), "utf8").trim());
+  const port = Number((await portFileOf(dir)).trim());
   const startedHere = startCluster(bin, dir);
   await requirePassword(dir, port, password);
 
@@ -147,13 +147,20 @@ function ensurePassword(dir: string): string {
   return password;
 }
 
-/** initdb with password authentication from the first start; the port is chosen here and kept. */
+/**
+ * initdb with password authentication from the first start; the port is chosen here and kept. Two
+ * processes starting at once (the test suite's vitest and journeys) agree: each makes a whole
+ * cluster in a folder of its own and renames it into place; the one that loses throws its own away
+ * and waits for the winner's port file.
+ */
 async function initCluster(bin: string, dir: string, password: string, extraConf: string[]) {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (isRoot()) execFileSync("chown", ["-R", "postgres:postgres", dir]);
+  const mine = `${dir}.${process.pid}.${randomBytes(4).toString("hex")}.init`;
+  fs.rmSync(mine, { recursive: true, force: true });
+  fs.mkdirSync(mine, { recursive: true, mode: 0o700 });
+  if (isRoot()) execFileSync("chown", ["-R", "postgres:postgres", mine]);
   withPasswordReadableByOwner(password, (pwfile) =>
     runAsClusterOwner(path.join(bin, "initdb"), [
-      "-D", dir, "-U", "postgres", "--auth-local=peer", "--auth-host=scram-sha-256", `--pwfile=${pwfile}`,
+      "-D", mine, "-U", "postgres", "--auth-local=peer", "--auth-host=scram-sha-256", `--pwfile=${pwfile}`,
       "-E", "UTF8", "--no-locale", "--no-instructions",
     ]),
   );
@@ -168,8 +175,28 @@ async function initCluster(bin: string, dir: string, password: string, extraConf
     "max_connections = 200",
     ...extraConf,
   ];
-  fs.appendFileSync(path.join(dir, "postgresql.conf"), conf.join("\n") + "\n");
+  fs.appendFileSync(path.join(mine, "postgresql.conf"), conf.join("\n") + "\n");
+  try {
+    // why rmdir first: an empty folder left there (an earlier version made it before initdb) is no cluster.
+    if (fs.existsSync(dir) && fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+    fs.renameSync(mine, dir);
+  } catch (e) {
+    fs.rmSync(mine, { recursive: true, force: true });
+    if (!["ENOTEMPTY", "EEXIST"].includes((e as { code?: string }).code ?? "")) throw e;
+    // Another process made the cluster a moment ago (its port file follows: portFileOf waits for it).
+    return;
+  }
   writePrivateFile(portFile(dir), String(port));
+}
+
+/** The cluster's port file's text; a cluster another process has just made gets its file a moment later. */
+async function portFileOf(dir: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (!fs.existsSync(portFile(dir))) {
+    if (Date.now() > deadline) throw new Error(`The embedded PostgreSQL in ${dir} has no ${portFile(dir)}; restore it from the backup of DATA_DIR it belongs to`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return fs.readFileSync(portFile(dir), "utf8");
 }
 
 /**
@@ -296,8 +323,9 @@ export async function createDatabase(adminUrl: string, database: string) {
       try {
         await sql.unsafe(`create database "${database.replace(/"/g, '""')}"`);
       } catch (e) {
-        // 42P04: created meanwhile by another process.
-        if ((e as { code?: string }).code !== "42P04") throw e;
+        // 42P04: created meanwhile by another process; 23505: the same, caught by the catalog's
+        // unique index when both creations ran at the same moment.
+        if (!["42P04", "23505"].includes((e as { code?: string }).code ?? "")) throw e;
       }
     }
   } finally {

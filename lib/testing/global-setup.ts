@@ -71,10 +71,11 @@ export async function startServerSets(count: number, extraEnv: Record<string, st
   const databaseDropped = async (database: string) => {
     const othersRunning = await dropDatabase(adminUrl, database);
     databases.splice(databases.indexOf(database), 1);
-    // The last set to stop drops the template and stops the cluster it started.
+    // The last set to stop drops the template, and stops the cluster unless another run (the
+    // journeys beside vitest, scripts/test.sh) still uses it, whichever of them started it.
     if (databases.length === 0) {
       await dropDatabase(adminUrl, templateDatabase);
-      if (pg.startedHere && !othersRunning) pg.stop();
+      if (!othersRunning) pg.stop();
     }
   };
 
