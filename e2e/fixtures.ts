@@ -182,8 +182,10 @@ function expectedConsoleError(text: string, at: string, pageUrl: string) {
   if (at === pageUrl) return true;
   // A wrong password (401) and the sign-in limit (429): the sign-in form shows next-auth's answer.
   if (path === "/api/auth/callback/credentials") return status === "401" || status === "429";
-  // A save against an older revision (409): the editor's conflict dialog (Reload or Overwrite).
-  if (/^\/v1\/(templates\/[^/]+\/draft|workspace-files\/[^/]+\/content)$/.test(path)) return status === "409";
+  // A save against an older revision (409): the editor's conflict dialog (Reload or Overwrite); a
+  // template save the person's role refuses (403, their role changed while they edited): the editor's alert.
+  if (/^\/v1\/templates\/[^/]+\/draft$/.test(path)) return status === "409" || status === "403";
+  if (/^\/v1\/workspace-files\/[^/]+\/content$/.test(path)) return status === "409";
   // The preview of a draft that does not validate (400): the pane lists the problems at their paths.
   if (/^\/v1\/templates\/[^/]+\/preview$/.test(path)) return status === "400";
   // Publishing a Handlebars draft with a syntax error (400): the editor marks it at its tab and line.

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { systemCtx } from "../lib/auth/context";
+import * as people from "../lib/people";
 import * as templates from "../lib/templates";
 import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fixtures";
 
@@ -180,6 +181,36 @@ test("a content editor opens a Handlebars template: sample data is read only but
   expect(draft.content).toMatchObject({ contentValues: { headline: "Spring sale" }, sampleData: [{ name: "example" }, { name: "second customer" }] });
   await checkA11y(page);
   await screenshots(page, "hbs-editor-content-editor");
+});
+
+test("a member whose role becomes content editor while editing is told which edits the role refuses, reverts them and saves the rest", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  const ctx = systemCtx(member.workspaceId, "e2e");
+  const html = '<html>\n<body style="font-family: sans-serif">\n  <h1>{{content.headline}}</h1>\n</body>\n</html>';
+  const seeded = await templates.createTemplate(ctx, {
+    name: "Autumn letter",
+    kind: "handlebars",
+    content: { templateHtml: html, contentFields: [{ name: "headline", type: "text", label: "Headline", default: "Autumn prices" }] },
+  });
+  await signIn(page, member.email, member.password, `/templates/${seeded.id}`);
+  await expect(firstPage(page)).toBeVisible({ timeout: 30_000 });
+  await replaceCode(page, "template.html", html.replace("</h1>", "</h1>\n  <p>A paragraph the role may not add</p>"));
+  await page.getByRole("tab", { name: "Content", exact: true }).click();
+  await page.getByRole("textbox", { name: "Headline" }).fill("Winter sale");
+
+  // An admin makes them a content editor meanwhile: the save is refused, and the alert says which tab.
+  await people.changeRole(ctx, { userId: member.userId, role: "content_editor" });
+  await page.getByRole("button", { name: "Save" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "Not saved: your role cannot change template.html." });
+  await expect(alert).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "hbs-editor-role-refused");
+  await alert.getByRole("button", { name: "Revert changes to template.html" }).click();
+  await expect(alert).toBeHidden();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved revision 2").first()).toBeVisible();
+  const draft = await templates.getDraft(ctx, seeded.id);
+  expect(draft.content).toMatchObject({ templateHtml: html, contentValues: { headline: "Winter sale" } });
 });
 
 test("a member meets the Handlebars editor's JSON: sample data refused by the data schema is marked at its line, JSON typed key by key, translations and the preview language, readable parse errors once, Tab indents", async ({ page }) => {
