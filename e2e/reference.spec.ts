@@ -4,7 +4,7 @@ import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fi
  * The API reference: the OpenAPI document as a console page, for every role. A content editor (the
  * role with the fewest rights) opens it from the navigation, finds an operation by its resource,
  * reads its scope and body, follows a named schema to its entry, and the raw document answers
- * beside it. Fits at 1280 and 390 px.
+ * beside it, and the webhook events Folio sends. Fits at 1280 and 390 px.
  */
 test("a content editor reads the API reference: resources, an operation's scope and body, a schema, and the raw document", async ({ page }) => {
   test.slow(); // a long page: axe and two widths over every operation
@@ -28,6 +28,12 @@ test("a content editor reads the API reference: resources, an operation's scope 
   const render = page.getByRole("region", { name: "Render", exact: true });
   await expect(render.getByRole("cell", { name: "state" })).toBeVisible();
   await expect(page.getByRole("region", { name: "MCP", exact: true })).toBeVisible();
+
+  // The webhook events Folio sends, with their signature headers and body.
+  await resources.getByRole("link", { name: "Webhook events", exact: true }).click();
+  const succeeded = page.locator("#renderSucceeded");
+  await expect(succeeded.getByRole("heading", { name: /render\.succeeded\s*event Folio sends to your endpoint/i })).toBeVisible();
+  await expect(succeeded.getByText("webhook-signature", { exact: true })).toBeVisible();
 
   await checkA11y(page);
   await screenshots(page, "reference");

@@ -1,6 +1,7 @@
 // The console's API reference: the OpenAPI document the server serves at GET /v1/openapi.json,
 // read as a page: operations by tag, each with its credential, scopes, parameters, body and
-// answers; then every named schema. Server-rendered, no script of its own.
+// answers, the webhook events Folio sends (the document's `webhooks`) among them; then every named
+// schema. Server-rendered, no script of its own.
 import { Badge } from "@/components/ui/badge";
 import { SchemaView, schemaAnchor, TypeLabel, type JsonSchema } from "./schema-view";
 
@@ -21,6 +22,8 @@ export type Operation = {
 export type OpenApiDocument = {
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, Operation>>;
+  /** OpenAPI 3.1 webhooks: what Folio POSTs to a workspace's endpoints, by event name. */
+  webhooks?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, JsonSchema>; responses?: Record<string, ResponseObject> };
 };
 
@@ -43,17 +46,24 @@ const authWords: Record<string, string> = {
   none: "no credential",
 };
 
-/** Operations grouped by their first tag, tags in the order of first appearance by path. */
-export function operationsByTag(doc: OpenApiDocument): [string, { method: string; path: string; op: Operation }[]][] {
-  const groups = new Map<string, { method: string; path: string; op: Operation }[]>();
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      const tag = op.tags?.[0] ?? "Other";
-      groups.set(tag, [...(groups.get(tag) ?? []), { method, path, op }]);
+/** One operation as the page lists it; `webhook`: an event Folio sends, named by `path`. */
+type Listed = { method: string; path: string; op: Operation; webhook?: boolean };
+
+/** Operations and webhook events grouped by their first tag, tags sorted by name. */
+export function operationsByTag(doc: OpenApiDocument): [string, Listed[]][] {
+  const groups = new Map<string, Listed[]>();
+  const add = (items: Record<string, Record<string, Operation>>, webhook: boolean) => {
+    for (const [path, item] of Object.entries(items)) {
+      for (const method of METHODS) {
+        const op = item[method];
+        if (!op) continue;
+        const tag = op.tags?.[0] ?? "Other";
+        groups.set(tag, [...(groups.get(tag) ?? []), { method, path, op, ...(webhook ? { webhook } : {}) }]);
+      }
     }
-  }
+  };
+  add(doc.paths, false);
+  add(doc.webhooks ?? {}, true);
   return [...groups].sort(([a], [b]) => a.localeCompare(b));
 }
 
@@ -75,7 +85,7 @@ function resolveResponse(doc: OpenApiDocument, r: ResponseObject): ResponseObjec
   return doc.components?.responses?.[r.$ref.split("/").pop() ?? ""] ?? r;
 }
 
-function OperationView({ doc, method, path, op }: { doc: OpenApiDocument; method: string; path: string; op: Operation }) {
+function OperationView({ doc, method, path, op, webhook }: { doc: OpenApiDocument } & Listed) {
   const body = op.requestBody?.content?.["application/json"]?.schema;
   const params = op.parameters ?? [];
   const answers = Object.entries(op.responses ?? {});
@@ -84,6 +94,7 @@ function OperationView({ doc, method, path, op }: { doc: OpenApiDocument; method
       <h3 id={`${operationAnchor(method, path, op)}-title`} className="flex flex-wrap items-center gap-2 text-base font-semibold text-gray-900">
         <span className={`rounded px-1.5 py-0.5 font-mono text-xs uppercase ring-1 ring-inset ${methodTone[method] ?? ""}`}>{method}</span>
         <code className="font-mono text-sm break-all">{path}</code>
+        {webhook && <span className="text-sm font-normal text-gray-600">event Folio sends to your endpoint</span>}
       </h3>
       {op.summary && <p className="mt-1 text-sm font-medium text-gray-800">{op.summary}</p>}
       <div className="mt-2 flex flex-wrap gap-2">
@@ -167,8 +178,8 @@ export function ApiReference({ doc }: { doc: OpenApiDocument }) {
             <h2 id={`${tagAnchor(tag)}-title`} className="text-lg font-semibold text-gray-900">
               {tag}
             </h2>
-            {ops.map(({ method, path, op }) => (
-              <OperationView key={`${method} ${path}`} doc={doc} method={method} path={path} op={op} />
+            {ops.map((o) => (
+              <OperationView key={`${o.webhook ? "webhook" : o.method} ${o.path}`} doc={doc} {...o} />
             ))}
           </section>
         ))}
