@@ -26,34 +26,19 @@ cat "$lint_log"; rm -f "$lint_log"
 [ "$lint_status" -eq 0 ] && [ "$build_status" -eq 0 ] || exit 1
 # why the typecheck beside the tests: it is one process for about 15 s, while vitest's first seconds
 # mostly start servers; its result is waited for before the journeys.
-# why the journeys beside vitest on two cores or more: both mostly wait (on servers, browsers,
-# timers), and one after the other they left a core idle for much of 12 minutes; side by side the
-# whole suite takes about 4 minutes less. On one core (taskset -c 0) they run one after the other.
-# Each has its own servers and databases on the one test cluster (lib/testing/global-setup.ts).
-echo "== typecheck, tests and console journeys"
+echo "== typecheck and tests"
 tsc_log=$(mktemp)
 # tsconfig.plain.json: the plain JavaScript of the process wing (sandbox host and harness, the
 # helpers' entry), checked with // @ts-check against lib/processes/protocol.ts.
 (tsc --noEmit && tsc --noEmit -p tsconfig.plain.json) >"$tsc_log" 2>&1 &
 tsc_pid=$!
-journeys_pid=""
-journeys_log=""
-if [ $# -eq 0 ] && [ "$(nproc)" -ge 2 ]; then
-  journeys_log=$(mktemp)
-  playwright test -c e2e/playwright.config.ts >"$journeys_log" 2>&1 &
-  journeys_pid=$!
-fi
 vitest_status=0
 vitest run "$@" || vitest_status=$?
 tsc_status=0
 wait "$tsc_pid" || tsc_status=$?
 if [ "$tsc_status" -ne 0 ]; then echo "== typecheck failed"; fi
 cat "$tsc_log"; rm -f "$tsc_log"
-journeys_status=0
-if [ -n "$journeys_pid" ]; then
-  wait "$journeys_pid" || journeys_status=$?
-  echo "== console journeys"; cat "$journeys_log"; rm -f "$journeys_log"
-elif [ $# -eq 0 ] && [ "$vitest_status" -eq 0 ] && [ "$tsc_status" -eq 0 ]; then
-  echo "== console journeys"; playwright test -c e2e/playwright.config.ts || journeys_status=$?
+[ "$vitest_status" -eq 0 ] && [ "$tsc_status" -eq 0 ] || exit 1
+if [ $# -eq 0 ]; then
+  echo "== console journeys"; playwright test -c e2e/playwright.config.ts
 fi
-[ "$vitest_status" -eq 0 ] && [ "$tsc_status" -eq 0 ] && [ "$journeys_status" -eq 0 ] || exit 1
