@@ -11,8 +11,8 @@ export default defineConfig({
   globalSetup: "./global-setup.ts",
   // why 3 in all but 2 for the console project: the machine has 2 cores, shared with the server,
   // the worker and PostgreSQL, so 2 journeys at once do the work; the third worker only runs the
-  // two-minute typing journey, which mostly waits between keystrokes and would otherwise hold one
-  // of the two for two minutes (projects below).
+  // typing journey, which mostly waits between keystrokes and would otherwise hold one of the two
+  // for a minute or two (projects below).
   workers: 3,
   fullyParallel: true,
   retries: 0,
@@ -23,7 +23,10 @@ export default defineConfig({
   outputDir: "../.data/e2e-results",
   use: {
     browserName: "chromium",
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+    // why --max-opt=2 (V8's tiers up to Maglev, not TurboFan): the journeys' browser was 40% of the
+    // suite's CPU, its pages' code runs briefly, and optimizing it fully cost more than it saved:
+    // the Handlebars editor's journeys' renderer CPU 25 s with it against 28 to 30 s without.
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--js-flags=--max-opt=2"] },
     viewport: { width: 1280, height: 800 },
     // why opt-in: recording a trace (a screencast and DOM snapshots of every action) cost about a
     // quarter of the journeys' time on two cores, for files CI does not keep. FOLIO_E2E_TRACE=1 to debug.

@@ -31,7 +31,7 @@ esac
 DATA_DIR=${DATA_DIR:-/data}
 export DATA_DIR
 cd "$app"
-set -- node --enable-source-maps "$entry"
+set -- node "$entry"
 
 if [ "$(id -u)" -ne 0 ]; then
   exec "$@"

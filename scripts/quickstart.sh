@@ -8,4 +8,4 @@ bash scripts/ensure-node-modules.sh
 export PATH="$PWD/node_modules/.bin:$PATH"
 bash scripts/ensure-build.sh
 # The compiled start (dist/server, made by ensure-build.sh): web and worker run compiled too.
-exec node --enable-source-maps dist/server/start.js
+exec node dist/server/start.js

@@ -18,10 +18,15 @@ import { openDatabase } from "./database";
 /**
  * How node runs a program of Folio's: compiled when `start` itself runs compiled (production: `npm
  * start`, the quick start, the container), else its source through tsx (a development checkout).
+ * why not --enable-source-maps: with it Node maps every frame of every stack trace it formats, and
+ * Playwright takes one per browser call (in a CPU profile of the worker during the Handlebars bench,
+ * 0.55 s of its 11 s busy went to mapping frames), and it parses each loaded chunk's map (1.1 s of a
+ * web server's, most of it at start). The bundles are not minified, so a trace still names
+ * functions; NODE_OPTIONS=--enable-source-maps to debug.
  */
 function programArgs(program: ProgramName): string[] {
   const built = builtDir();
-  return built ? ["--enable-source-maps", path.join(built, `${program}.js`)] : ["--import", "tsx", programs[program]];
+  return built ? [path.join(built, `${program}.js`)] : ["--import", "tsx", programs[program]];
 }
 
 async function main() {

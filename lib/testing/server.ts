@@ -13,7 +13,7 @@ export const projectRoot = path.resolve(__dirname, "../..");
  */
 export function programArgs(source: string): string[] {
   const name = Object.entries(programs).find(([, s]) => s === source)?.[0];
-  return name ? ["--enable-source-maps", path.join(projectRoot, BUILT_DIR, `${name}.js`)] : ["--import", "tsx", source];
+  return name ? [path.join(projectRoot, BUILT_DIR, `${name}.js`)] : ["--import", "tsx", source];
 }
 
 /** Compiles the programs (scripts/build-server.mjs, under a second): the suite's servers start from them. */
