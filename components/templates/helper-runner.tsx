@@ -11,6 +11,7 @@ import { helperNames } from "@/lib/templates/hbs-completions";
 import { consoleOf, type HbsContent } from "@/lib/templates/hbs-editor-tabs";
 import { helperRunRequest } from "@/lib/templates/helper-run";
 import type { ConsoleOutput } from "./console-pane";
+import { failureOf } from "./preview-pane";
 
 type Outcome = { ok: true; output: string } | { ok: false; message: string };
 
@@ -48,14 +49,7 @@ export function HelperRunner({
       const logged = consoleOf(res.headers);
       if (logged) onConsole(logged);
       if (res.ok) return setOutcome({ ok: true, output: await res.text() });
-      let message = `The run failed (HTTP ${res.status})`;
-      try {
-        const body = (await res.json()) as { error?: { message?: string } };
-        if (body.error?.message) message = body.error.message;
-      } catch {
-        // not the envelope
-      }
-      setOutcome({ ok: false, message });
+      setOutcome({ ok: false, message: (await failureOf(res, "The run")).message });
     } catch {
       setOutcome({ ok: false, message: "The run did not reach the server; check the connection and run it again." });
     } finally {

@@ -22,14 +22,15 @@ type Shown = { pages: string[]; pageCount: number; ms: number; key: number };
 const MAX_PAGES = 20;
 const DEBOUNCE_MS = 300;
 
-async function failureOf(res: Response): Promise<Failure> {
+/** A refused preview's error envelope (message and details), or `what` failed with the status. */
+export async function failureOf(res: Response, what = "The preview"): Promise<Failure> {
   try {
     const body = (await res.json()) as { error?: Failure };
     if (body.error) return { message: body.error.message, details: body.error.details };
   } catch {
     // not the envelope
   }
-  return { message: `The preview failed (HTTP ${res.status})` };
+  return { message: `${what} failed (HTTP ${res.status})` };
 }
 
 export function PreviewPane({
