@@ -271,10 +271,17 @@ export class BrowserPool {
     } else this.free.push(slot);
   }
 
-  /** Closes the browser; never waits more than 5 s (a browser stuck in a relaunch must not hold up a stop). */
+  /**
+   * Closes the browser, or the one still being launched once it is up (closing is what removes
+   * Playwright's folder of it in the temporary directory); never waits more than 5 s (a browser
+   * stuck in a relaunch must not hold up a stop: it then ends with this process, its pipe closed).
+   */
   async close() {
     this.closed = true;
-    // A browser still being launched ends with this process (its pipe closes).
-    await Promise.race([this.browser?.close().catch(() => {}), new Promise((r) => setTimeout(r, 5_000).unref())]);
+    const closing = (async () => {
+      const browser = this.browser ?? (await this.launching?.catch(() => undefined));
+      await browser?.close().catch(() => {});
+    })();
+    await Promise.race([closing, new Promise((r) => setTimeout(r, 5_000).unref())]);
   }
 }
