@@ -36,12 +36,24 @@ if (!upToDate()) {
     metafile: true,
     tsconfig: path.join(root, "tsconfig.json"),
     logLevel: "warning",
-    // why: a compiled program tells what it starts (web and worker from `start`, the helpers) to run
-    // compiled too (lib/processes/programs.ts, builtDir).
-    banner: { js: "process.env.FOLIO_BUILT_DIR ||= __dirname;" },
+    banner: {
+      js: [
+        // why: esbuild's own "use strict" comes after the banner, where it would not count; the sources are modules, strict.
+        '"use strict";',
+        // why: a compiled program tells what it starts (web and worker from `start`, the helpers) to run
+        // compiled too (lib/processes/programs.ts, builtDir).
+        "process.env.FOLIO_BUILT_DIR ||= __dirname;",
+        // why Node's compile cache (V8's code for each module, kept on disk beside the build): a start of the
+        // web server spent a third of its CPU compiling Next.js and the app's chunks, and the admin CLI,
+        // the quick start and the test suite's servers start often. It is validated by each source's hash
+        // and goes with the build (a new build is a new folder). Not for the helpers: they parse callers'
+        // bytes as the render user, and no process of theirs may write code that another process runs.
+        `if (!__filename.endsWith("helper-jobs.js")) require("node:module").enableCompileCache?.(require("node:path").join(__dirname, ".compile-cache"));`,
+      ].join("\n"),
+    },
   });
   fs.writeFileSync(path.join(next, "route-exports.json"), `${JSON.stringify(await routeExports(), null, 1)}\n`);
-  const inputs = [...new Set([...Object.keys(metafile.inputs), ...routes.map((f) => path.join("app", f)), "lib/processes/programs.ts"])];
+  const inputs = [...new Set([...Object.keys(metafile.inputs), ...routes.map((f) => path.join("app", f)), "lib/processes/programs.ts", "scripts/build-server.mjs"])];
   fs.writeFileSync(path.join(next, INPUTS_FILE), JSON.stringify({ programs, routes, inputs }));
   fs.utimesSync(path.join(next, INPUTS_FILE), startedAt, startedAt);
   const old = `${outdir}.old.${process.pid}`;

@@ -1,4 +1,5 @@
 import http from "node:http";
+import { flushCompileCache } from "node:module";
 import { config, ConfigError } from "@/lib/config";
 import { checkDatabase, readiness } from "@/lib/instance";
 import { closeDb } from "@/lib/db/client";
@@ -92,6 +93,8 @@ async function main() {
   ];
   const health = cfg.WORKER_HEALTH_PORT ? serveHealth(cfg.WORKER_HEALTH_PORT, cfg.WORKER_HEALTH_HOST, pool, nonDumpable) : undefined;
   log().info({ concurrency: cfg.WORKER_CONCURRENCY, browser: pool.containment, dumpable: !nonDumpable }, "worker started");
+  // why now: the compile cache (scripts/build-server.mjs) is written at exit otherwise, which a killed worker never reaches.
+  flushCompileCache();
 
   let stopping = false;
   const stop = async (signal: string) => {

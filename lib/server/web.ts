@@ -1,4 +1,5 @@
 import http from "node:http";
+import { flushCompileCache } from "node:module";
 import path from "node:path";
 import next from "next";
 import { config, ConfigError } from "../config";
@@ -80,7 +81,11 @@ async function main() {
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
-  server.listen(cfg.PORT, cfg.HOST, () => log().info({ port: cfg.PORT, publicUrl: cfg.PUBLIC_URL }, "web server listening"));
+  server.listen(cfg.PORT, cfg.HOST, () => {
+    log().info({ port: cfg.PORT, publicUrl: cfg.PUBLIC_URL }, "web server listening");
+    // why now: the compile cache (scripts/build-server.mjs) is written at exit otherwise, which a killed server never reaches.
+    flushCompileCache();
+  });
 
   let stopping = false;
   const stop = (signal: string) => {
