@@ -109,4 +109,28 @@ describe("worker", () => {
       await database.close();
     }
   });
+
+  it("stopped while its browser launches, closes the browser and leaves nothing of it in the temporary folder", { timeout: 90_000 }, async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "folio-worker-tmp-"));
+    fs.chmodSync(tmp, 0o1777); // as /tmp is: the browser runs as the render user
+    const database = await privateDatabase("stop-while-starting");
+    await database.close();
+    const logFile = path.join(logDir, "stop-while-starting.log");
+    const w = startProcess("worker/index.ts", { ...inject("serverEnv"), DATABASE_URL: database.url, FOLIO_PROCESS: "worker", TMPDIR: tmp }, logFile);
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => w.proc.once("exit", (code, signal) => resolve({ code, signal })));
+    const browserFolders = () => fs.readdirSync(tmp).filter((f) => f.startsWith("playwright"));
+    try {
+      // Playwright makes its folder as the launch begins, and removes it when the browser closes.
+      await expect.poll(() => browserFolders().length, { timeout: 60_000, interval: 10 }).toBeGreaterThan(0);
+      w.proc.kill("SIGTERM");
+      expect(await exited, read(logFile)).toEqual({ code: 0, signal: null });
+      const msgs = logLines(logFile).map((l) => l.msg);
+      expect(msgs).toContain("worker stopping while it starts");
+      expect(msgs).not.toContain("worker started");
+      expect(browserFolders()).toEqual([]);
+    } finally {
+      await w.stop();
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
 });

@@ -51,8 +51,24 @@ async function main() {
   await runMigrations(cfg.DATABASE_URL!);
   protectDataDir();
   const pool = new BrowserPool(cfg.WORKER_CONCURRENCY);
+  // why: a stop asked for while the browser launches must still close it and the helpers (and with them
+  // their folders in the temporary directory); Node's default would end the process on the spot.
+  let stopAsked = false;
+  const stopWhileStarting = (signal: string) => {
+    stopAsked = true;
+    log().info({ signal }, "worker stopping while it starts");
+    void Promise.all([pool.close(), closeRenderHelpers()]).finally(() => {
+      flushLogs();
+      process.exit(0);
+    });
+  };
+  process.once("SIGTERM", stopWhileStarting).once("SIGINT", stopWhileStarting);
   // The font and PDF helpers start beside the browser, so the first render waits for neither.
-  await Promise.all([pool.start(), warmRenderHelpers()]);
+  await Promise.all([pool.start(), warmRenderHelpers()]).catch((err) => {
+    // why: closing the browser fails its launch; the stop under way ends the process, with 0.
+    if (stopAsked) return new Promise<never>(() => {});
+    throw err;
+  });
   await watchCancellations();
 
   const b = await boss();
@@ -118,6 +134,7 @@ async function main() {
     flushLogs();
     process.exit(0);
   };
+  process.off("SIGTERM", stopWhileStarting).off("SIGINT", stopWhileStarting);
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 }
