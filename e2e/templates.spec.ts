@@ -309,7 +309,8 @@ test("a content editor changes a content field's value, previews, saves and publ
   const picker = page.getByRole("dialog", { name: "Choose the image for Banner" });
   await expect(picker.getByRole("button", { name: /^Use banner\.png/ })).toBeVisible();
   await checkA11y(page);
-  const withBanner = page.waitForResponse((r) => r.url().includes("/preview") && r.request().method() === "POST" && r.status() === 200);
+  // why the banner in the predicate: the body text's preview may still be on its way (it waits for a pause in typing).
+  const withBanner = page.waitForResponse((r) => r.url().includes("/preview") && r.request().method() === "POST" && r.status() === 200 && r.request().postDataJSON()?.content?.contentValues?.banner !== undefined);
   await picker.getByRole("button", { name: /^Use banner\.png/ }).click();
   expect((await withBanner).request().postDataJSON().content.contentValues).toEqual({ headline: "Spring sale", body: "Ten percent off\nuntil Friday", banner });
   await expect(page.getByText(`Shows ${banner}`)).toBeVisible();
