@@ -21,6 +21,9 @@ import type { SandboxConsoleEntry } from "../sandbox";
 import * as repo from "../templates/repository";
 import { ComponentContent } from "../templates/schema";
 import { countAnswer } from "../usage";
+import { reportFormats, type ReportList } from "./schemas";
+
+export { Report, ReportList, reportFormats } from "./schemas";
 
 
 export const ReportRenderInput = z.strictObject({
@@ -78,10 +81,10 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
   requireScopes(ctx, input.format, "render reports");
   const version = await repo.newestVersionByName(db(), ctx.workspaceId, input.template.name);
   if (!version) throw notFound(`published template named "${input.template.name}"`);
-  if (input.format === "xlsx") {
-    throw new AppError("NOT_FOUND", `No published template named "${input.template.name}" renders ${input.format}: the Reports API renders component and Handlebars templates as pdf, png or html`);
-  }
   const format = input.format;
+  if (format === "xlsx" || !(reportFormats[version.kind] as readonly string[]).includes(format)) {
+    throw new AppError("NOT_FOUND", `No published template named "${input.template.name}" renders ${format}: the Reports API renders component and Handlebars templates as pdf, png or html`);
+  }
   // spec: Values and bindings: the Reports API renders in the request's locale, en-US when omitted.
   const lang = input.locale ?? "en-US";
   const prepare = async (): Promise<PreparedSource> => {
@@ -95,6 +98,28 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
     ? { endpoint: "POST /v1/reports/render", key: idempotencyKey, requestHash: requestHash("POST", "/v1/reports/render", input) }
     : undefined;
   return renderAndWait(ctx, format, prepare, idem);
+}
+
+/**
+ * GET /v1/reports (not paged; template:read, spec Scopes: "list reports and read their data
+ * schemas"): one report per template name with a published version, by name: the version the
+ * Reports API renders by that name (the newest published among the templates of that name), its
+ * formats and its data schema.
+ */
+export async function listReports(ctx: Ctx): Promise<ReportList> {
+  requireScope(ctx, "template:read", "list reports");
+  const rows = await repo.newestVersionPerName(db(), ctx.workspaceId);
+  return {
+    items: rows.map((r) => ({
+      name: r.name,
+      templateId: r.templateId,
+      description: r.description,
+      kind: r.kind,
+      formats: [...reportFormats[r.kind]],
+      version: { id: r.versionId, version: r.version, publishedAt: r.publishedAt.toISOString() },
+      dataSchema: r.dataSchema && typeof r.dataSchema === "object" && !Array.isArray(r.dataSchema) ? (r.dataSchema as Record<string, unknown>) : {},
+    })),
+  };
 }
 
 /**

@@ -127,6 +127,29 @@ export async function newestVersionByName(ex: Executor, workspaceId: string, nam
   return v?.version;
 }
 
+/**
+ * For each template name of the workspace, the version the Reports API renders by that name: the
+ * newest published one among the templates of that name (as newestVersionByName picks it), with its
+ * template and data schema (`content->'dataSchema'`, not the whole content). By name.
+ */
+export function newestVersionPerName(ex: Executor, workspaceId: string) {
+  return ex
+    .selectDistinctOn([templates.name], {
+      name: templates.name,
+      templateId: templates.id,
+      description: templates.description,
+      kind: templates.kind,
+      versionId: templateVersions.id,
+      version: templateVersions.version,
+      publishedAt: templateVersions.createdAt,
+      dataSchema: sql<unknown>`${templateVersions.content}->'dataSchema'`,
+    })
+    .from(templateVersions)
+    .innerJoin(templates, eq(templates.id, templateVersions.templateId))
+    .where(eq(templates.workspaceId, workspaceId))
+    .orderBy(templates.name, desc(templateVersions.createdAt), desc(templateVersions.id));
+}
+
 /** The names of the workspace's templates among `ids` (deleted ones are simply absent). */
 export function findTemplateNames(ex: Executor, workspaceId: string, ids: string[]) {
   return ex

@@ -509,6 +509,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List reports
+         * @description Every template name with a published version, by name, as the Reports API renders it: the newest published version among the templates of that name, its kind, formats and data schema. Not paged.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         *
+         *     Needs the scope `template:read`.
+         */
+        get: operations["getReports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/render": {
         parameters: {
             query?: never;
@@ -2772,6 +2796,31 @@ export interface components {
         StringRenderResult: {
             html: string;
         };
+        ReportList: {
+            items: components["schemas"]["Report"][];
+        };
+        /** @description A template the Reports API renders by name, as its newest published version. */
+        Report: {
+            /** @description What POST /v1/reports/render names as template.name */
+            name: string;
+            templateId: string;
+            description: string;
+            /** @enum {string} */
+            kind: "component" | "handlebars";
+            /** @description The formats the Reports API renders it in */
+            formats: ("pdf" | "png" | "html" | "xlsx")[];
+            /** @description The newest published version: the one the Reports API renders */
+            version: {
+                id: string;
+                version: number;
+                /** Format: date-time */
+                publishedAt: string;
+            };
+            /** @description The version's data schema (JSON Schema 2020-12); {} when it declares none: any data object */
+            dataSchema: {
+                [key: string]: unknown;
+            };
+        };
         StorageDestinationList: {
             items: components["schemas"]["StorageDestination"][];
         };
@@ -4424,6 +4473,34 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description A sandbox step stopped twice while it ran (RENDER_FAILED). */
             422: components["responses"]["RenderFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getReports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 200 OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
