@@ -23,10 +23,10 @@ export default defineConfig({
   outputDir: "../.data/e2e-results",
   use: {
     browserName: "chromium",
-    // why --max-opt=2 (V8's tiers up to Maglev, not TurboFan): the journeys' browser was 40% of the
-    // suite's CPU, its pages' code runs briefly, and optimizing it fully cost more than it saved:
-    // the Handlebars editor's journeys' renderer CPU 25 s with it against 28 to 30 s without.
-    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--js-flags=--max-opt=2"] },
+    // why --max-opt=1 (V8's interpreter and Sparkplug, no optimizing tier): the journeys' browser is most
+    // of the suite's CPU, and its pages' code runs briefly. The template journeys' browser used 55 s of
+    // CPU with it against 61 s with --max-opt=2 (Maglev), two runs each; every tier cost more than Maglev.
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--js-flags=--max-opt=1"] },
     viewport: { width: 1280, height: 800 },
     // why opt-in: recording a trace (a screencast and DOM snapshots of every action) cost about a
     // quarter of the journeys' time on two cores, for files CI does not keep. FOLIO_E2E_TRACE=1 to debug.
