@@ -8,7 +8,9 @@ const nextConfig: NextConfig = {
   skipTrailingSlashRedirect: true,
   typescript: { ignoreBuildErrors: true }, // why: `npm test` runs tsc itself; the build need not do it twice
   // why: forbidden() answers a role without access with the console's refusal page and HTTP 403 (lib/console).
-  experimental: { authInterrupts: true },
+  // FOLIO_PRELOAD_ROUTES=0: routes load on their first request instead of all at start (lib/testing: the
+  // suite's short-lived servers each answer a few routes).
+  experimental: { authInterrupts: true, preloadEntriesOnStart: process.env.FOLIO_PRELOAD_ROUTES !== "0" },
   // why: every page's <title> is in <head> from the first byte and stays there through a refresh after a
   // server action; streamed metadata left a moment without one (axe's document-title failed a journey in CI).
   htmlLimitedBots: /.*/,

@@ -117,6 +117,8 @@ async function startServers(databaseUrl: string, dataDir: string, extraEnv: Reco
     DESTINATION_ALLOW_PRIVATE_NETWORKS: "true",
     // why: webhook tests deliver to receivers on loopback (lib/testing/webhooks.ts).
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
+    // why: Next.js loads every route at a server's start by default; most of the suite's servers answer a few.
+    FOLIO_PRELOAD_ROUTES: "0",
     ...extraEnv,
   };
   const worker: Started = startProcess("worker/index.ts", { ...serverEnv, FOLIO_PROCESS: "worker" }, path.join(dataDir, "worker.log"));
