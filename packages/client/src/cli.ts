@@ -31,6 +31,7 @@ Commands:
   renders get <id>
   renders cancel <id>                      cancel a queued or processing render
   templates list [--limit <n>] [--cursor <c>]
+  reports list                             what \`report\` renders by name: version, kind and formats
   files pull <folder path> <local dir>     copy a workspace folder's text files to disk ("/" for the top)
   files push <local dir> <folder path>     create or update text files from disk (folders made as needed)
 
@@ -100,6 +101,10 @@ export async function main(argv: string[], env: Record<string, string | undefine
     if (command === "templates" && sub === "list" && rest.length === 0) {
       const page = await folio.templates.list({ limit: limit(o.limit), cursor: o.cursor });
       return printPage(o.json, page, (t) => [t.id, t.kind, t.name]), EXIT.ok;
+    }
+    if (command === "reports" && sub === "list" && rest.length === 0) {
+      const list = await folio.get("/v1/reports");
+      return print(o.json, list, (l) => table(l.items.map((r) => [r.name, `version ${r.version.version}`, r.kind, r.formats.join(",")]))), EXIT.ok;
     }
     if (command === "files" && sub === "pull" && rest.length === 2) return await pull(folio, out, rest[0]!, rest[1]!);
     if (command === "files" && sub === "push" && rest.length === 2) return await push(folio, out, rest[0]!, rest[1]!);

@@ -215,6 +215,9 @@ describe("the command line", () => {
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toMatch(/report\.pdf: 1 page\(s\), \d+ bytes, in [\d.]+ s \(render rnd_\S+\)/);
     expect(fs.readFileSync(path.join(tmp, "report.pdf")).subarray(0, 5).toString()).toBe("%PDF-");
+    const reports = await cli(["reports", "list"], env);
+    expect(reports.code, reports.stderr).toBe(0);
+    expect(reports.stdout).toMatch(/^CLI letter {2}version 1 {2}handlebars {2}pdf,png,html$/m);
     fs.writeFileSync(path.join(tmp, "good-items.json"), JSON.stringify({ items: [{ document: { html: "<p>1</p>" } }, { templateVersionId: JSON.parse(byName.stdout).templateVersionId, data: { name: "Bo" } }] }));
     const batch = await cli(["batch", path.join(tmp, "good-items.json"), "-o", path.join(tmp, "batch.pdf"), "--json"], env);
     expect(batch.code, batch.stderr).toBe(0);
