@@ -340,6 +340,24 @@ describe("Handlebars templates", () => {
     expect(saved.body.draftRevision).toBe(2);
   });
 
+  it("refuse a partial or a translation named __proto__ with 400 naming it, at create, save and preview, instead of dropping it", async () => {
+    const w = await createTestWorkspace();
+    // why written out: in an object literal, __proto__ sets the prototype instead of making the key.
+    const partials = `{"templateHtml": "{{> __proto__}}", "partials": {"__proto__": "<b>x</b>"}}`;
+    const translations = `{"templateHtml": "x", "translations": {"__proto__": {"title": "x"}}}`;
+    for (const [content, path] of [[partials, "content.partials.__proto__"], [translations, "content.translations.__proto__"]] as const) {
+      const created = await api("/v1/templates", { key: w.key, body: `{"name": "Proto", "kind": "handlebars", "content": ${content}}` });
+      expect(expectError(created, 400, "BAD_REQUEST").details).toEqual([{ path, message: expect.stringContaining("JavaScript") }]);
+    }
+    expect((await api("/v1/templates?q=Proto", { key: w.key })).body.items).toEqual([]);
+    const t = await createHandlebars(w, "Proto later", { templateHtml: "x" });
+    const saved = await api(`/v1/templates/${t.id as string}/draft`, { key: w.key, method: "PUT", body: `{"content": ${partials}, "expectedRevision": 1}` });
+    expectError(saved, 400, "BAD_REQUEST");
+    const previewed = await api(`/v1/templates/${t.id as string}/preview`, { key: w.key, body: `{"format": "html", "content": ${partials}}` });
+    expectError(previewed, 400, "BAD_REQUEST");
+    expect((await api(`/v1/templates/${t.id as string}`, { key: w.key })).body.draftRevision).toBe(1);
+  });
+
   it("answer each save limit of the spec at its bound: at the limit saved, one over 400 LIMIT_EXCEEDED naming the field", async () => {
     const w = await createTestWorkspace();
     const id = (await createHandlebars(w, "Limits", { templateHtml: "x" })).id as string;
