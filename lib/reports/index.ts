@@ -20,6 +20,7 @@ import { fromDraft, prepareTemplate, versionResources, type PreparedSource } fro
 import type { SandboxConsoleEntry } from "../sandbox";
 import * as repo from "../templates/repository";
 import { ComponentContent } from "../templates/schema";
+import { dataSchemaOf } from "../templates";
 import { countAnswer } from "../usage";
 import { reportFormats, type ReportList } from "./schemas";
 
@@ -117,7 +118,7 @@ export async function listReports(ctx: Ctx): Promise<ReportList> {
       kind: r.kind,
       formats: [...reportFormats[r.kind]],
       version: { id: r.versionId, version: r.version, publishedAt: r.publishedAt.toISOString() },
-      dataSchema: r.dataSchema && typeof r.dataSchema === "object" && !Array.isArray(r.dataSchema) ? (r.dataSchema as Record<string, unknown>) : {},
+      dataSchema: dataSchemaOf({ dataSchema: r.dataSchema }),
     })),
   };
 }

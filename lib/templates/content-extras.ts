@@ -7,6 +7,7 @@
  * Pure: the console imports it.
  */
 import { z } from "zod";
+import { invalidValue } from "../errors";
 import { canonicalJson } from "./content-diff";
 import { DataSchema } from "./data-schema";
 import { localizedData } from "./translations";
@@ -175,4 +176,19 @@ export function templateData(
   imageAddress?: (assetId: string) => string,
 ): Record<string, unknown> {
   return localizedData(content.translations, withContent(content, data, imageAddress), lang);
+}
+
+/**
+ * Refuses a name `__proto__` among the content's named files (`fields`: partials, translations),
+ * 400 naming it. why before zod: its records leave that key out without a word (set, it would change
+ * the object's prototype), so the author's partial or translation vanished at save while the
+ * template still used it ("The partial __proto__ could not be found" at every render).
+ */
+export function refuseProtoNames(content: unknown, fields: readonly string[]): void {
+  for (const field of fields) {
+    const named = typeof content === "object" && content !== null ? (content as Record<string, unknown>)[field] : undefined;
+    if (typeof named === "object" && named !== null && Object.hasOwn(named, "__proto__")) {
+      throw invalidValue(`content.${field}.__proto__`, "is a name JavaScript keeps for itself; choose another");
+    }
+  }
 }

@@ -5,10 +5,10 @@
  * BAD_REQUEST (parseHandlebarsContent); nothing here runs the sources: the sandbox does, at render.
  */
 import { z, ZodError } from "zod";
-import { AppError, fromZodError, invalidValue } from "../errors";
+import { AppError, fromZodError } from "../errors";
 import { JsonObject, PageSettings } from "../documents/page-settings";
 import { TranslationLocale } from "./schema";
-import { checkContentExtras, templateContentExtras } from "./content-extras";
+import { checkContentExtras, refuseProtoNames, templateContentExtras } from "./content-extras";
 
 export const HANDLEBARS_LIMITS = {
   templateHtmlChars: 2_000_000,
@@ -117,15 +117,7 @@ export type HandlebarsContent = z.infer<typeof HandlebarsContent>;
  * under `content`. Over a size or count limit: 400 LIMIT_EXCEEDED (spec: Limits), else BAD_REQUEST.
  */
 export function parseHandlebarsContent(content: unknown): HandlebarsContent {
-  // why before zod: its records leave a `__proto__` key out without a word (set, it would change the
-  // object's prototype), so the author's partial or translation vanished at save while the template
-  // still called it ("The partial __proto__ could not be found" at every render).
-  for (const field of ["partials", "translations"] as const) {
-    const named = typeof content === "object" && content !== null ? (content as Record<string, unknown>)[field] : undefined;
-    if (typeof named === "object" && named !== null && Object.hasOwn(named, "__proto__")) {
-      throw invalidValue(`content.${field}.__proto__`, "is a name JavaScript keeps for itself; choose another");
-    }
-  }
+  refuseProtoNames(content, ["partials", "translations"]);
   try {
     return HandlebarsContent.parse(content);
   } catch (e) {

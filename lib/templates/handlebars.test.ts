@@ -356,6 +356,10 @@ describe("Handlebars templates", () => {
     const previewed = await api(`/v1/templates/${t.id as string}/preview`, { key: w.key, body: `{"format": "html", "content": ${partials}}` });
     expectError(previewed, 400, "BAD_REQUEST");
     expect((await api(`/v1/templates/${t.id as string}`, { key: w.key })).body.draftRevision).toBe(1);
+    // A component template's translation file too.
+    const component = `{"composition": {"root": {"type": "text", "text": "x"}}, "translations": {"__proto__": {"title": "x"}}}`;
+    const refused = await api("/v1/templates", { key: w.key, body: `{"name": "Proto component", "content": ${component}}` });
+    expect(expectError(refused, 400, "BAD_REQUEST").details).toEqual([{ path: "content.translations.__proto__", message: expect.stringContaining("JavaScript") }]);
   });
 
   it("answer each save limit of the spec at its bound: at the limit saved, one over 400 LIMIT_EXCEEDED naming the field", async () => {

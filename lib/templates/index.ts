@@ -19,7 +19,7 @@ import { blobsOf, resolveResources, usesFiles } from "./resources";
 import { checkHandlebarsSyntax, checkSourceSize, handlebarsResources, usesHandlebarsFiles } from "./handlebars";
 import { parseHandlebarsContent, type HandlebarsContent } from "./handlebars-schema";
 import { ComponentContent } from "./schema";
-import { changedBeyondValues, changesValuesOnly, contentImages } from "./content-extras";
+import { changedBeyondValues, changesValuesOnly, contentImages, refuseProtoNames } from "./content-extras";
 import type { CreateTemplateInput, Draft, Editor, ListTemplatesQuery, Revision, Template, TemplateVersion, UpdateTemplateInput } from "./schemas";
 import { forgetVersions } from "./version-cache";
 
@@ -110,6 +110,7 @@ export function toVersion(v: TemplateVersionRow, withContent: boolean): Template
 
 /** Validates component content at save; errors name the field under `content`. */
 export function parseContent(content: unknown): ComponentContent {
+  refuseProtoNames(content, ["translations"]);
   try {
     return ComponentContent.parse(content);
   } catch (e) {
@@ -392,7 +393,7 @@ export async function templateNames(ctx: Ctx, ids: readonly string[]): Promise<M
 }
 
 /** A content's data schema as served: the schema itself, or {} (any data) when none is declared. */
-function dataSchemaOf(content: Record<string, unknown>): Record<string, unknown> {
+export function dataSchemaOf(content: Record<string, unknown>): Record<string, unknown> {
   const s = content.dataSchema;
   return s && typeof s === "object" && !Array.isArray(s) ? (s as Record<string, unknown>) : {};
 }

@@ -157,5 +157,6 @@ export async function run(): Promise<void> {
     const out = run("npx", ["--no-install", "folio", "render", "page.html", "-o", "npx.pdf", "--json"], { node: bin });
     expect(JSON.parse(out)).toMatchObject({ state: "succeeded", file: path.join(app, "npx.pdf") });
     expect(fs.readFileSync(path.join(app, "npx.pdf")).subarray(0, 5).toString()).toBe("%PDF-");
+    expect(JSON.parse(run("npx", ["--no-install", "folio", "reports", "list", "--json"], { node: bin }))).toEqual({ items: expect.any(Array) });
   });
 });
