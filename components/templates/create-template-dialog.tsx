@@ -1,6 +1,8 @@
-// CreateTemplateDialog: name, page size (A4, Letter or custom mm) and margins; opens the editor on success.
+// CreateTemplateDialog: name and kind; for a document, its page size (A4, Letter or custom mm) and
+// margins, for a workbook template the uploaded workbook it fills; opens the editor on success.
 "use client";
 import { Plus } from "lucide-react";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
@@ -14,7 +16,11 @@ import { HBS_STARTER_LABELS, HBS_STARTERS } from "@/lib/templates/hbs-starters";
 const kinds = [
   { value: "component", label: "Component" },
   { value: "handlebars", label: "Handlebars" },
+  { value: "workbook", label: "Workbook (XLSX)" },
 ];
+
+/** An uploaded workbook the dialog offers (lib/templates/workbook.ts, workbookChoices). */
+export type WorkbookOption = { id: string; filename: string };
 
 const starters = HBS_STARTERS.map((value) => ({ value, label: HBS_STARTER_LABELS[value] }));
 
@@ -27,12 +33,13 @@ const sizes = [
 /** The templates page's server action (app/(console)/templates/actions.ts): the dialog's form in, the new template's id out. */
 export type CreateTemplateAction = (form: FormData) => Promise<ActionResult<{ id: string }>>;
 
-export function CreateTemplateDialog({ label = "Create template", create }: { label?: string; create: CreateTemplateAction }) {
+export function CreateTemplateDialog({ label = "Create template", create, workbooks = [] }: { label?: string; create: CreateTemplateAction; workbooks?: WorkbookOption[] }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [size, setSize] = useState("a4");
   const [kind, setKind] = useState("component");
   const [starter, setStarter] = useState<string>("basic");
+  const [workbook, setWorkbook] = useState<string>(workbooks[0]?.id ?? "");
   const [error, setError] = useState<ActionError | null>(null);
   const [pending, start] = useTransition();
   const fieldError = (path: string) => error?.details?.find((d) => d.path === path)?.message;
@@ -54,7 +61,7 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
         if (!o) setError(null);
       }}
       title="Create a template"
-      description="Pick its kind: a component template's layout is JSON, a Handlebars template's is HTML. You see every page as you type."
+      description="Pick its kind: a component template's layout is JSON, a Handlebars template's is HTML, a workbook template fills an Excel workbook you uploaded."
       trigger={
         <Button>
           <Plus aria-hidden="true" className="size-4" /> {label}
@@ -68,7 +75,9 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
         <Field
           label="Kind"
           hint={
-            kind !== "handlebars"
+            kind === "workbook"
+              ? "An uploaded .xlsx whose cells hold placeholders such as {{customer.name}}; a row whose first placeholder is {{#each lines}} and last ends {{/each}} repeats per item. Renders XLSX."
+              : kind !== "handlebars"
               ? "A layout of components, edited as JSON."
               : starter === "basic"
                 ? "HTML with partials, helpers.js and scripts. Starts with a partial, a helper, a script, a header and footer with page numbers, and sample data."
@@ -82,8 +91,22 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
             {(p) => <Select name="starter" options={starters} value={starter} onValueChange={setStarter} {...p} />}
           </Field>
         )}
-        <Field label="Page size">{(p) => <Select name="pageSize" options={sizes} value={size} onValueChange={setSize} {...p} />}</Field>
-        {size === "custom" && (
+        {kind === "workbook" &&
+          (workbooks.length ? (
+            <Field label="Workbook" error={fieldError("workbookAssetId") ?? fieldError("workbook.assetId")} hint="Upload another on the Assets page.">
+              {(p) => <Select name="workbookAssetId" options={workbooks.map((w) => ({ value: w.id, label: w.filename }))} value={workbook} onValueChange={setWorkbook} {...p} />}
+            </Field>
+          ) : (
+            <p className="rounded-md border border-accent/30 bg-accent-soft px-4 py-3 text-sm text-gray-900">
+              No workbook is uploaded yet.{" "}
+              <Link href="/assets" className="font-medium text-accent underline">
+                Upload an .xlsx on the Assets page
+              </Link>
+              , then come back.
+            </p>
+          ))}
+        {kind !== "workbook" && <Field label="Page size">{(p) => <Select name="pageSize" options={sizes} value={size} onValueChange={setSize} {...p} />}</Field>}
+        {kind !== "workbook" && size === "custom" && (
           <div className="grid grid-cols-2 gap-3">
             <Field label="Width (mm)" error={fieldError("widthMm")}>
               {(p) => <Input name="widthMm" type="number" inputMode="decimal" min={10} max={5000} step="0.1" defaultValue={210} {...p} />}
@@ -93,7 +116,7 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
             </Field>
           </div>
         )}
-        <fieldset>
+        {kind !== "workbook" && <fieldset>
           <legend className="mb-1.5 text-sm font-medium text-gray-900">Margins (mm)</legend>
           <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
             {(["top", "right", "bottom", "left"] as const).map((side) => (
@@ -102,14 +125,14 @@ export function CreateTemplateDialog({ label = "Create template", create }: { la
               </Field>
             ))}
           </div>
-        </fieldset>
-        {error && !error.details?.some((d) => ["name", "widthMm", "heightMm", "topMm", "rightMm", "bottomMm", "leftMm"].includes(d.path ?? "")) && (
+        </fieldset>}
+        {error && !error.details?.some((d) => ["name", "widthMm", "heightMm", "topMm", "rightMm", "bottomMm", "leftMm", "workbookAssetId", "workbook.assetId"].includes(d.path ?? "")) && (
           <p role="alert" className="text-sm font-medium text-danger">
             {error.message}
           </p>
         )}
         <DialogFooter>
-          <Button type="submit" loading={pending}>
+          <Button type="submit" loading={pending} disabled={kind === "workbook" && !workbooks.length}>
             Create and open
           </Button>
         </DialogFooter>

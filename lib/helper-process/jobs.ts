@@ -6,10 +6,14 @@ import { joinPdfs } from "../batches/combine";
 import { parseFont } from "../render-engine/font-parse";
 import { postProcessPdf } from "../render-engine/pdf";
 import { stampWithPdfLib } from "../render-engine/pdf-stamp";
+import { fillWorkbook, planWorkbook, type WorkbookPlan } from "../workbooks/fill";
 
 export const jobs = {
   parseFont,
   postProcessPdf,
   stampWithPdfLib,
   joinPdfs,
+  planWorkbook,
+  /** The filled workbook as one byte array: the IPC channel carries one value. */
+  fillWorkbook: async (bytes: Uint8Array, plan: WorkbookPlan, values: Record<string, string>) => Buffer.concat(await fillWorkbook(bytes, plan, values)),
 };

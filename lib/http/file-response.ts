@@ -71,7 +71,10 @@ export function withConsoleHeaders(e: unknown): never {
   throw new AppError(e.code, e.message, { details: e.details, status: e.status, retryable: e.retryable, current: e.current, renderId: e.renderId, headers: { ...e.headers, ...consoleHeaders(e.console) } });
 }
 
-type Answer = ({ kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }) & {
+/** The media type of XLSX output (spec: Asset kinds, workbook). */
+export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+type Answer = ({ kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string } | { kind: "xlsx"; bytes: Uint8Array; filename: string }) & {
   console?: readonly { step: string; level: string; message: string }[];
 };
 
@@ -83,6 +86,12 @@ export function answerResponse(a: Answer): Response {
   if (a.kind === "file") {
     const headers = { ...nextFileHeaders(a.file), "x-render-id": a.renderId, "x-page-count": String(a.pageCount), ...consoleHeaders(a.console) };
     return new Response(webBody(a.file.body), { status: 200, headers });
+  }
+  if (a.kind === "xlsx") {
+    // why attachment: a browser has no view of a workbook; it saves it under the template's name.
+    const headers = { ...nextFileHeaders({ contentType: XLSX_TYPE, filename: a.filename, size: a.bytes.byteLength }), ...consoleHeaders(a.console) };
+    headers["content-disposition"] = headers["content-disposition"]!.replace(/^inline/, "attachment");
+    return new Response(a.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
   }
   return new Response(a.html, {
     status: 200,

@@ -7,21 +7,24 @@
 import { z } from "zod";
 import { requireScope, type Ctx } from "../auth/context";
 import { config } from "../config";
-import { db } from "../db/client";
+import { db, withTx } from "../db/client";
 import { AppError, notFound } from "../errors";
 import { fileStore } from "../files/store";
-import { requestHash } from "../idempotency";
+import { idempotent, requestHash } from "../idempotency";
 import { contentTypes, createRender, extensions, type FileDownload } from "../renders";
 import { supersedeEditorPreviews } from "../renders/statements";
 import { JsonObject as Data, Locale } from "../documents/page-settings";
 import { ImageOptions } from "../renders/schemas";
 import { handlebarsFromVersion } from "../templates/handlebars";
-import { fromDraft, prepareTemplate, versionResources, type PreparedSource } from "../templates/prepare";
+import { fromDraftRow, prepareTemplate, versionResources, type PreparedSource } from "../templates/prepare";
 import type { SandboxConsoleEntry } from "../sandbox";
 import * as repo from "../templates/repository";
 import { ComponentContent } from "../templates/schema";
 import { dataSchemaOf } from "../templates";
 import { countAnswer } from "../usage";
+import { refusalError } from "../renders/admission";
+import { workbookFromDraft, workbookFromVersion, type WorkbookFile } from "../templates/workbook";
+import { countXlsxDocument, xlsxRefusal } from "./repository";
 import { reportFormats, type ReportList } from "./schemas";
 
 export { Report, ReportList, reportFormats } from "./schemas";
@@ -54,15 +57,38 @@ export type PreviewInput = z.infer<typeof PreviewInput>;
  * A file answer names its render and the document's page count (for an image, of the document it
  * shows a page of). A Handlebars template's preview also carries what its sandbox steps logged.
  */
-export type FileAnswer = ({ kind: "file"; file: FileDownload; renderId: string; pageCount: number } | { kind: "html"; html: string }) & { console?: SandboxConsoleEntry[] };
+export type FileAnswer = (
+  | { kind: "file"; file: FileDownload; renderId: string; pageCount: number }
+  | { kind: "html"; html: string }
+  | { kind: "xlsx"; bytes: Uint8Array; filename: string }
+) & { console?: SandboxConsoleEntry[] };
 
 /** spec: Limits > Request rates: Reports API renders and previews waiting their turn, per workspace. */
 export const MAX_WAITING = 100;
 const waiting = new Map<string, number>();
 
-function refuseXlsx(format: "pdf" | "png" | "html" | "xlsx"): "pdf" | "png" | "html" {
-  if (format === "xlsx") throw new AppError("UNSUPPORTED_FEATURE", "XLSX output needs a workbook template; component and Handlebars templates render pdf, png and html");
-  return format;
+/** What each kind renders, as a refusal says it. */
+const KIND_FORMATS = "component and Handlebars templates render pdf, png and html; workbook templates render xlsx";
+
+/** 404 NOT_FOUND for a format the template's kind cannot render (spec: Errors). */
+function cannotRender(what: string, format: string): AppError {
+  return new AppError("NOT_FOUND", `${what} does not render ${format}: ${KIND_FORMATS}`);
+}
+
+/**
+ * An XLSX document (docs/api.md, Workbook templates): refused while the workspace is suspended or
+ * its month's documents are used up, counted as a document once made (spec: What counts), and with
+ * an Idempotency-Key counted once per key. Creates no render and sends no webhook.
+ */
+async function xlsxAnswer(ctx: Ctx, make: () => Promise<WorkbookFile>, idem: { endpoint: string; key: string; requestHash: string } | undefined): Promise<FileAnswer> {
+  const refusal = await xlsxRefusal(db(), ctx.workspaceId);
+  if (refusal) throw refusalError(refusal);
+  const file = await make();
+  await withTx(async (tx) => {
+    if (idem) await idempotent(tx, { workspaceId: ctx.workspaceId, ...idem }, `xlsx:${file.templateId}`, () => countXlsxDocument(tx, ctx.workspaceId));
+    else await countXlsxDocument(tx, ctx.workspaceId);
+  });
+  return { kind: "xlsx", bytes: file.bytes, filename: `${file.name}.xlsx`, console: file.console };
 }
 
 /** spec: Scopes: a PDF from the Reports API or a preview also needs render:read. */
@@ -83,11 +109,12 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
   const version = await repo.newestVersionByName(db(), ctx.workspaceId, input.template.name);
   if (!version) throw notFound(`published template named "${input.template.name}"`);
   const format = input.format;
-  if (format === "xlsx" || !(reportFormats[version.kind] as readonly string[]).includes(format)) {
-    throw new AppError("NOT_FOUND", `No published template named "${input.template.name}" renders ${format}: the Reports API renders component and Handlebars templates as pdf, png or html`);
-  }
+  if (!(reportFormats[version.kind] as readonly string[]).includes(format)) throw cannotRender(`The published template named "${input.template.name}" (a ${version.kind} template)`, format);
   // spec: Values and bindings: the Reports API renders in the request's locale, en-US when omitted.
   const lang = input.locale ?? "en-US";
+  const idemOf = (endpoint: string) =>
+    idempotencyKey ? { endpoint, key: idempotencyKey, requestHash: requestHash("POST", "/v1/reports/render", input) } : undefined;
+  if (format === "xlsx") return xlsxAnswer(ctx, () => workbookFromVersion(version, input.data ?? {}, lang), idemOf("POST /v1/reports/render xlsx"));
   const prepare = async (): Promise<PreparedSource> => {
     if (version.kind === "handlebars") return handlebarsFromVersion(version, input.data ?? {}, lang, "report");
     const content = ComponentContent.parse(version.content);
@@ -95,10 +122,7 @@ export async function renderReport(ctx: Ctx, input: ReportRenderInput, idempoten
     return { source: "report", templateId: version.templateId, templateVersionId: version.id, document, assets };
   };
   if (format === "html") return { kind: "html", html: (await prepare()).document.html };
-  const idem = idempotencyKey
-    ? { endpoint: "POST /v1/reports/render", key: idempotencyKey, requestHash: requestHash("POST", "/v1/reports/render", input) }
-    : undefined;
-  return renderAndWait(ctx, format, prepare, idem);
+  return renderAndWait(ctx, format as "pdf" | "png", prepare, idemOf("POST /v1/reports/render"));
 }
 
 /**
@@ -129,9 +153,16 @@ export async function listReports(ctx: Ctx): Promise<ReportList> {
  */
 export async function previewTemplate(ctx: Ctx, templateId: string, input: PreviewInput): Promise<FileAnswer> {
   requireScopes(ctx, input.format, "preview template drafts");
-  const format = refuseXlsx(input.format);
+  const format = input.format;
+  const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
+  if (!t) throw notFound("template", templateId);
+  if (!(reportFormats[t.kind] as readonly string[]).includes(format)) throw cannotRender(`Template ${templateId} (a ${t.kind} template)`, format);
+  if (format === "xlsx") {
+    const lang = input.locale ?? "en-US";
+    return xlsxAnswer(ctx, () => workbookFromDraft(db(), t, input.data ?? {}, lang, input.content), undefined);
+  }
   // A failure of the template's code carries what it logged (AppError.console): the route answers it.
-  const prepared = await fromDraft(ctx, templateId, input.data ?? {}, input.locale, input.content);
+  const prepared = await fromDraftRow(ctx, t, input.data ?? {}, input.locale, input.content);
   const logged = prepared.console ? { console: prepared.console } : {};
   if (format === "html") {
     await countAnswer(ctx, "htmlPreviews");

@@ -5,6 +5,7 @@ import { templateKinds, type TemplateKind } from "../db/schema";
 export const reportFormats = {
   component: ["pdf", "png", "html"],
   handlebars: ["pdf", "png", "html"],
+  workbook: ["xlsx"],
 } as const satisfies Record<TemplateKind, readonly ("pdf" | "png" | "html" | "xlsx")[]>;
 
 export const Report = z

@@ -32,7 +32,7 @@ const L = HANDLEBARS_LIMITS;
 const LIMIT = { limit: true };
 
 /** At most `max` characters; over it, an issue marked as a limit (the field's own limit is named). */
-const source = (max: number, what: string) =>
+export const source = (max: number, what: string) =>
   z.string().check((c) => {
     if (c.value.length > max) c.issues.push({ code: "custom", input: c.value, params: LIMIT, message: `is longer than ${max.toLocaleString("en-US")} characters (the limit of ${what})` });
   });
@@ -53,7 +53,7 @@ export const PartialName = z
     if (c.value.length > L.partialNameChars) c.issues.push({ code: "custom", input: c.value, params: LIMIT, message: `is longer than ${L.partialNameChars} characters (the limit of partial names)` });
   });
 
-const Partials = z.record(PartialName, source(L.partialChars, "a partial")).check((c) => atMost(L.partials, "partials")(c, Object.keys(c.value).length));
+export const Partials = z.record(PartialName, source(L.partialChars, "a partial")).check((c) => atMost(L.partials, "partials")(c, Object.keys(c.value).length));
 
 /** A script's name: how errors and console lines name it (`script totals`); 1 to 80 characters, unique in the template. */
 export const ScriptName = z
@@ -64,7 +64,7 @@ export const ScriptName = z
     if (c.value.length > L.scriptNameChars) c.issues.push({ code: "custom", input: c.value, params: LIMIT, message: `is longer than ${L.scriptNameChars} characters (the limit of script names)` });
   });
 
-const Scripts = z
+export const Scripts = z
   .array(z.strictObject({ name: ScriptName, source: source(L.scriptChars, "a script") }))
   .check((c) => {
     atMost(L.scripts, "scripts")(c, c.value.length);
@@ -82,7 +82,7 @@ const SampleDataName = z
     if (c.value.length > L.sampleDataNameChars) c.issues.push({ code: "custom", input: c.value, params: LIMIT, message: `is longer than ${L.sampleDataNameChars} characters (the limit of sample data set names)` });
   });
 
-const SampleData = z.array(z.strictObject({ name: SampleDataName, data: JsonObject })).check((c) => atMost(L.sampleData, "sample data sets")(c, c.value.length));
+export const SampleData = z.array(z.strictObject({ name: SampleDataName, data: JsonObject })).check((c) => atMost(L.sampleData, "sample data sets")(c, c.value.length));
 
 /** Translation files as component templates have them, the count a limit like the others here. */
 const Translations = z.record(TranslationLocale, JsonObject).check((c) => atMost(L.translations, "translation files")(c, Object.keys(c.value).length));

@@ -9,7 +9,7 @@ import { recordAudit } from "../audit";
 import { actorRef, hasScope, requireScope, type Ctx } from "../auth/context";
 import { db, withTx, type Executor, type Tx } from "../db/client";
 import { newId } from "../db/ids";
-import type { TemplateRevisionRow, TemplateRow, TemplateVersionRow } from "../db/schema";
+import type { TemplateKind, TemplateRevisionRow, TemplateRow, TemplateVersionRow } from "../db/schema";
 import { AppError, conflict, fromZodError, notFound } from "../errors";
 import { decodeCursor, decodeNumberCursor, toNumberPage, toPage, type OrderedPageQuery, type Page } from "../paging";
 import { getFolder, requireFolder } from "../workspace-files";
@@ -19,6 +19,7 @@ import { blobsOf, resolveResources, usesFiles } from "./resources";
 import { checkHandlebarsSyntax, checkSourceSize, handlebarsResources, usesHandlebarsFiles } from "./handlebars";
 import { parseHandlebarsContent, type HandlebarsContent } from "./handlebars-schema";
 import { ComponentContent } from "./schema";
+import { checkWorkbookTemplate, parseWorkbookContent, workbookResources, type WorkbookContent } from "./workbook";
 import { changedBeyondValues, changesValuesOnly, contentImages, refuseProtoNames } from "./content-extras";
 import type { CreateTemplateInput, Draft, Editor, ListTemplatesQuery, Revision, Template, TemplateVersion, UpdateTemplateInput } from "./schemas";
 import { forgetVersions } from "./version-cache";
@@ -120,8 +121,9 @@ export function parseContent(content: unknown): ComponentContent {
 }
 
 /** Validates content of the template's kind at save (Handlebars content also for its 5 MB of source). */
-export function parseContentOf(kind: "component" | "handlebars", content: unknown): ComponentContent | HandlebarsContent {
+export function parseContentOf(kind: TemplateKind, content: unknown): ComponentContent | HandlebarsContent | WorkbookContent {
   if (kind === "component") return parseContent(content);
+  if (kind === "workbook") return parseWorkbookContent(content);
   const parsed = parseHandlebarsContent(content);
   checkSourceSize(parsed);
   return parsed;
@@ -302,6 +304,9 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
   if (draft?.kind === "handlebars") {
     await publishable(db(), ctx, draft, expectedRevision);
     await checkHandlebarsSyntax(parseHandlebarsContent(draft.draft));
+  } else if (draft?.kind === "workbook") {
+    await publishable(db(), ctx, draft, expectedRevision);
+    await checkWorkbookTemplate(db(), ctx.workspaceId, parseWorkbookContent(draft.draft));
   }
   return withTx(async (tx) => {
     const t = await repo.findTemplate(tx, ctx.workspaceId, id, true);
@@ -355,6 +360,10 @@ async function publishable(ex: Executor, ctx: Ctx, t: TemplateRow, expectedRevis
 
 /** What the draft uses, resolved now, with the workspace's storage locked when it uses any file. */
 async function draftResources(tx: Tx, workspaceId: string, t: TemplateRow) {
+  if (t.kind === "workbook") {
+    await lockAssetStorage(tx, workspaceId);
+    return workbookResources(tx, workspaceId, parseWorkbookContent(t.draft));
+  }
   if (t.kind === "handlebars") {
     const content = parseHandlebarsContent(t.draft);
     if (usesHandlebarsFiles(content)) await lockAssetStorage(tx, workspaceId);

@@ -13,6 +13,7 @@ import { expand } from "./expand";
 import { handlebarsFromDraft, handlebarsFromVersion } from "./handlebars";
 import { renderMargins } from "./margins";
 import * as repo from "./repository";
+import type { TemplateRow } from "../db/schema";
 import { findVersionCached } from "./version-cache";
 import { heldResources, imageNames, noResources, renderAssets, resolveResources, type TemplateResources } from "./resources";
 import { parsedOnce } from "./parsed-once";
@@ -92,10 +93,19 @@ export function versionResources(v: { version: number; resources: unknown }, con
 export async function fromTemplateVersion(ctx: Ctx, versionId: string, data: Data, lang?: string): Promise<PreparedSource> {
   const v = await findVersionCached(ctx.workspaceId, versionId);
   if (!v) throw notFound("template version", versionId);
+  if (v.kind === "workbook") throw workbookOnly(`Template version ${versionId}`);
   if (v.kind === "handlebars") return handlebarsFromVersion(v, data, lang);
   const content = versionContent(v.content);
   const { document, assets } = await prepareTemplate(content, data, lang ?? content.settings?.locale ?? "en-US", { resources: versionResources(v, content), title: v.name });
   return { source: "templateVersion", templateId: v.templateId, templateVersionId: v.id, document, assets };
+}
+
+/**
+ * 404 NOT_FOUND for a workbook template asked for a PDF or an image (spec: Errors: a format the
+ * template cannot render): it renders XLSX, through previews and the Reports API.
+ */
+function workbookOnly(what: string): AppError {
+  return new AppError("NOT_FOUND", `${what} is a workbook template: it renders xlsx only, through POST /v1/reports/render or a preview with format xlsx`);
 }
 
 /** The size of a template's own source, for the limit of source with included files. */
@@ -111,6 +121,13 @@ export async function fromDraft(ctx: Ctx, templateId: string, data: Data, locale
   requireScope(ctx, "template:read", "preview template drafts");
   const t = await repo.findTemplate(db(), ctx.workspaceId, templateId);
   if (!t) throw notFound("template", templateId);
+  return fromDraftRow(ctx, t, data, locale, unsaved);
+}
+
+/** fromDraft for a template already read (a preview that looked at its kind first). */
+export async function fromDraftRow(ctx: Ctx, t: TemplateRow, data: Data, locale: string | undefined, unsaved?: unknown): Promise<PreparedSource> {
+  requireScope(ctx, "template:read", "preview template drafts");
+  if (t.kind === "workbook") throw workbookOnly(`Template ${t.id}`);
   if (t.kind === "handlebars") return handlebarsFromDraft(db(), t, data, locale, unsaved);
   const content = unsaved === undefined ? storedContent(t.draft) : parseUnsaved(unsaved);
   await checkTemplateData(content.dataSchema, data); // first: before the draft's files are looked up

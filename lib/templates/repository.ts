@@ -256,6 +256,16 @@ export function stylesheetFiles(ex: Executor, workspaceId: string, limit: number
 }
 
 /** The workspace's ready images (kinds image and svg), newest first, for the editor's image picker. */
+/** The workspace's uploaded workbooks, newest first (the workbook template's picker). */
+export function readyWorkbooks(ex: Executor, workspaceId: string, limit: number) {
+  return ex
+    .select({ id: assets.id, filename: assets.filename, size: assets.size, createdAt: assets.createdAt })
+    .from(assets)
+    .where(and(eq(assets.workspaceId, workspaceId), eq(assets.state, "ready"), eq(assets.kind, "workbook")))
+    .orderBy(desc(assets.createdAt), desc(assets.id))
+    .limit(limit);
+}
+
 export function readyImages(ex: Executor, workspaceId: string, limit: number) {
   return ex
     .select({ id: assets.id, kind: assets.kind, filename: assets.filename, mediaType: assets.mediaType, size: assets.size, sha256: assets.sha256, createdAt: assets.createdAt })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PageQuery, pageOf } from "../paging";
+import { templateKinds } from "../db/schema/templates";
 
 export const TemplateName = z.string().min(1).max(120);
 export const TemplateDescription = z.string().max(2000);
@@ -7,7 +8,7 @@ export const TemplateDescription = z.string().max(2000);
 export const CreateTemplateInput = z.strictObject({
   name: TemplateName,
   description: TemplateDescription.optional(),
-  kind: z.enum(["component", "handlebars"]).optional(),
+  kind: z.enum(templateKinds).optional(),
   /** The folder it lives in (its stylesheet paths resolve from there); absent or null: the root. */
   folderId: z.string().min(1).max(128).nullable().optional(),
   content: z.unknown(),
@@ -28,8 +29,8 @@ export const PublishInput = z.strictObject({ expectedRevision: z.number().int().
 export const DeleteTemplatesInput = z.strictObject({ ids: z.array(z.string().min(1).max(128)).min(1).max(100) });
 
 const Timestamp = z.iso.datetime();
-const Kind = z.enum(["component", "handlebars"]);
-const Content = z.record(z.string(), z.unknown()).meta({ description: "The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema)" });
+const Kind = z.enum(templateKinds);
+const Content = z.record(z.string(), z.unknown()).meta({ description: "The template's content: a component template's tree, a Handlebars template's source and settings, or a workbook template's workbook and code (GET /v1/templates/schema)" });
 
 /** Who saved a revision: a person (name when set, email), an API key (its name), or the system (the CLI, a job). */
 export const Editor = z

@@ -34,7 +34,7 @@ export async function updateWorkspace(ex: Executor, id: string, set: Partial<typ
  * What the render limits record counts now (spec: Render limits record), in one statement:
  * documents this UTC month (non-test renders queued, processing or succeeded, plus the succeeded
  * ones retention deleted, as admission counts them: drizzle/0016_retired_documents.sql) and test
- * renders created this UTC day.
+ * renders created this UTC day. XLSX outputs count as documents too (drizzle/0025_xlsx_documents.sql).
  */
 export async function renderCounts(ex: Executor, workspaceId: string): Promise<{ documentsThisMonth: number; testRendersToday: number }> {
   const [r] = await ex.execute<{ documents: string | number; tests: string | number }>(sql`
@@ -42,6 +42,8 @@ export async function renderCounts(ex: Executor, workspaceId: string): Promise<{
       (select count(*) from renders where workspace_id = ${workspaceId} and not test and state in ('queued', 'processing', 'succeeded')
         and created_at >= date_trunc('month', now() at time zone 'UTC') at time zone 'UTC')
       + coalesce((select documents from retired_documents where workspace_id = ${workspaceId}
+        and month = date_trunc('month', now() at time zone 'UTC')::date), 0)
+      + coalesce((select documents from xlsx_documents where workspace_id = ${workspaceId}
         and month = date_trunc('month', now() at time zone 'UTC')::date), 0) as documents,
       (select count(*) from renders where workspace_id = ${workspaceId} and test and source <> 'editorPreview'
         and created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC') as tests`);

@@ -12,15 +12,16 @@ const mm = (max: number) => z.coerce.number().min(0).max(max);
 /** The create dialog's form; the verb checks the content as any save does. */
 const CreateInput = z.object({
   name: templates.TemplateName,
-  kind: z.enum(["component", "handlebars"]).default("component"),
+  kind: z.enum(["component", "handlebars", "workbook"]).default("component"),
   starter: z.enum(HBS_STARTERS).default("basic"),
-  pageSize: z.enum(["a4", "letter", "custom"]),
+  workbookAssetId: z.string().min(1).max(128).optional(),
+  pageSize: z.enum(["a4", "letter", "custom"]).default("a4"),
   widthMm: mm(5000).optional(),
   heightMm: mm(5000).optional(),
-  topMm: mm(1000),
-  rightMm: mm(1000),
-  bottomMm: mm(1000),
-  leftMm: mm(1000),
+  topMm: mm(1000).default(10),
+  rightMm: mm(1000).default(10),
+  bottomMm: mm(1000).default(10),
+  leftMm: mm(1000).default(10),
 });
 
 /**
@@ -29,6 +30,11 @@ const CreateInput = z.object({
  * invoice, report, letter), each with header, footer and sample data that renders it.
  */
 export const createTemplateAction = consoleAction(CreateInput, async (ctx, input) => {
+  if (input.kind === "workbook") {
+    const content = { workbook: { assetId: input.workbookAssetId ?? "" }, sampleData: [{ name: "Sample", data: {} }] };
+    const t = await templates.createTemplate(ctx, { name: input.name, kind: "workbook", content });
+    return { id: t.id };
+  }
   const pageSize = input.pageSize === "custom" ? { widthMm: input.widthMm ?? 0, heightMm: input.heightMm ?? 0 } : PRESETS[input.pageSize];
   const settings = { pageSize, margins: { topMm: input.topMm, rightMm: input.rightMm, bottomMm: input.bottomMm, leftMm: input.leftMm } };
   if (input.kind === "handlebars") {

@@ -13,9 +13,12 @@ import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { can, requireConsole } from "@/lib/console";
 import { isAppError } from "@/lib/errors";
 import * as templates from "@/lib/templates";
+import { workbookChoices } from "@/lib/templates/workbook";
 import { createTemplateAction, deleteTemplateAction, renameTemplateAction } from "./actions";
 
 export const metadata = { title: "Templates" };
+
+const kindLabels = { component: "Component", handlebars: "Handlebars", workbook: "Workbook" } as const;
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
@@ -25,6 +28,8 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
   const params = await searchParams;
   const q = one(params.q)?.trim().slice(0, 120) || undefined;
   const canWrite = can(s, "template:write");
+  const workbooks = canWrite ? await workbookChoices(s.ctx) : [];
+  const dialog = canWrite ? <CreateTemplateDialog create={createTemplateAction} workbooks={workbooks} /> : undefined;
   let page: Awaited<ReturnType<typeof templates.listTemplates>> | undefined;
   let failure: string | undefined;
   try {
@@ -38,8 +43,8 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader
         title="Templates"
-        description="Component templates lay out components as JSON bound to the data; Handlebars templates are HTML with partials, helpers and scripts. Each renders with the data a render sends."
-        actions={canWrite ? <CreateTemplateDialog create={createTemplateAction} /> : undefined}
+        description="Component templates lay out components as JSON bound to the data; Handlebars templates are HTML with partials, helpers and scripts; workbook templates fill an Excel workbook. Each renders with the data a render sends."
+        actions={dialog}
       />
       <SearchForm action="/templates" label="Search templates by name" defaultValue={q} className="mb-4" />
       {failure !== undefined ? (
@@ -57,7 +62,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
             icon={FileText}
             title="No templates yet"
             text={canWrite ? "Create a template, lay it out in the editor and render it with your data through the API." : "Nobody has made a template in this workspace yet."}
-            action={canWrite ? <CreateTemplateDialog create={createTemplateAction} /> : undefined}
+            action={dialog}
           />
         )
       ) : (
@@ -84,7 +89,7 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
                       {t.name}
                     </Link>
                   </TCell>
-                  <TCell className="whitespace-nowrap text-gray-700">{t.kind === "handlebars" ? "Handlebars" : "Component"}</TCell>
+                  <TCell className="whitespace-nowrap text-gray-700">{kindLabels[t.kind]}</TCell>
                   <TCell className="text-gray-700">
                     {t.lastEditedAt ? (
                       <>

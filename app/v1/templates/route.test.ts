@@ -95,7 +95,7 @@ describe("POST /v1/templates", () => {
       [{ name: undefined }, "name"],
       [{ name: 5 }, "name"],
       [{ description: "d".repeat(2001) }, "description"],
-      [{ kind: "workbook" }, "kind"],
+      [{ kind: "spreadsheet" }, "kind"],
       [{ colour: "red" }, "colour"],
     ];
     for (const [patch, path] of cases) {

@@ -17,3 +17,4 @@ export * from "./webhooks";
 export * from "./batches";
 export * from "./retired-documents";
 export * from "./workers";
+export * from "./xlsx-documents";

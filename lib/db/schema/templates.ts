@@ -3,7 +3,7 @@ import { ts } from "./columns";
 import { workspaceFolders } from "./workspace-files";
 import { workspaces } from "./workspaces";
 
-export const templateKinds = ["component", "handlebars"] as const;
+export const templateKinds = ["component", "handlebars", "workbook"] as const;
 export type TemplateKind = (typeof templateKinds)[number];
 
 /** A template and its current draft (spec: Template; decisions.md: Templates). */

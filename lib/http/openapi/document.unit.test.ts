@@ -125,7 +125,7 @@ describe("template content", () => {
   const ref = { $ref: "#/components/schemas/TemplateContent" };
 
   it("is a oneOf of the kinds' content wherever a template's content is, never an untyped object", () => {
-    expect(schemas.TemplateContent!.oneOf).toEqual([{ $ref: "#/components/schemas/ComponentTemplateContent" }, { $ref: "#/components/schemas/HandlebarsTemplateContent" }]);
+    expect(schemas.TemplateContent!.oneOf).toEqual([{ $ref: "#/components/schemas/ComponentTemplateContent" }, { $ref: "#/components/schemas/HandlebarsTemplateContent" }, { $ref: "#/components/schemas/WorkbookTemplateContent" }]);
     const slots = [
       (schemas.PostTemplatesBody!.properties as Json).content,
       (schemas.PutTemplatesByIdDraftBody!.properties as Json).content,

@@ -544,7 +544,7 @@ export interface paths {
         put?: never;
         /**
          * Render a report
-         * @description Renders a published template version with data and answers the file itself once it is done; x-render-id and x-page-count name the render. Bodies up to 10 MiB.
+         * @description Renders a published template version with data and answers the file itself once it is done; x-render-id and x-page-count name the render of a PDF or PNG. A workbook template answers an XLSX download, which makes no render and counts as a document. Bodies up to 10 MiB.
          *
          *     Needs an API key (x-api-key).
          *
@@ -804,7 +804,7 @@ export interface paths {
         put?: never;
         /**
          * Preview a template's draft
-         * @description Renders the current draft with the data given and answers the file (or the HTML) at once; x-render-id and x-page-count name the render. HTML creates no render and uses no allowance; the usage record counts it in htmlPreviews. Bodies up to 30 MiB.
+         * @description Renders the current draft with the data given and answers the file (or the HTML) at once; x-render-id and x-page-count name the render. HTML creates no render and uses no allowance; the usage record counts it in htmlPreviews. A workbook template previews as xlsx only: a download that makes no render and counts as a document. Bodies up to 30 MiB.
          *
          *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
          *
@@ -2118,7 +2118,7 @@ export interface components {
             name: string;
             description?: string;
             /** @enum {string} */
-            kind?: "component" | "handlebars";
+            kind?: "component" | "handlebars" | "workbook";
             folderId?: string | null;
             content: components["schemas"]["TemplateContent"];
         };
@@ -2436,6 +2436,61 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
+            sampleData?: {
+                name: string;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+            /** @description A JSON Schema (draft 2020-12 unless $schema names 2019-09, 07 or 04; up to 100,000 bytes; references only inside it) of the data. Renders, previews and the Reports API check the data against it first and answer 400 with every violation's path. */
+            dataSchema?: {
+                [key: string]: unknown;
+            };
+            contentFields?: {
+                name: string;
+                /** @enum {string} */
+                type: "text" | "multilineText" | "image";
+                label: string;
+                default?: string;
+            }[];
+            contentValues?: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * @description The content of a workbook template: the uploaded workbook with Handlebars placeholders in its cells, helpers.js, partials, beforeRender scripts and sample data sets.
+         * @example {
+         *       "workbook": {
+         *         "assetId": "ast_01J9Z8"
+         *       },
+         *       "sampleData": [
+         *         {
+         *           "name": "Two lines",
+         *           "data": {
+         *             "number": "INV-1",
+         *             "lines": [
+         *               {
+         *                 "name": "Paper",
+         *                 "qty": 2
+         *               }
+         *             ]
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        WorkbookTemplateContent: {
+            workbook: {
+                assetId: string;
+            };
+            helpers?: string;
+            partials?: {
+                [key: string]: string;
+            };
+            scripts?: {
+                name: string;
+                source: string;
+            }[];
             sampleData?: {
                 name: string;
                 data: {
@@ -2806,7 +2861,7 @@ export interface components {
             templateId: string;
             description: string;
             /** @enum {string} */
-            kind: "component" | "handlebars";
+            kind: "component" | "handlebars" | "workbook";
             /** @description The formats the Reports API renders it in */
             formats: ("pdf" | "png" | "html" | "xlsx")[];
             /** @description The newest published version: the one the Reports API renders */
@@ -2867,12 +2922,12 @@ export interface components {
             revision: number;
             name: string;
             /** @enum {string} */
-            kind: "component" | "handlebars";
+            kind: "component" | "handlebars" | "workbook";
             /** @description Whether it changed only content field values from the version before it */
             contentOnly: boolean;
             /** Format: date-time */
             createdAt: string;
-            /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
+            /** @description The template's content: a component template's tree, a Handlebars template's source and settings, or a workbook template's workbook and code (GET /v1/templates/schema) */
             content?: components["schemas"]["TemplateContent"];
         };
         /** @description A JSON Schema (draft 2020-12) */
@@ -2891,7 +2946,7 @@ export interface components {
             name: string;
             description: string;
             /** @enum {string} */
-            kind: "component" | "handlebars";
+            kind: "component" | "handlebars" | "workbook";
             /** @description The workspace folder it lives in; absent: the root */
             folderId?: string;
             draftRevision: number;
@@ -2899,7 +2954,7 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
-            /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
+            /** @description The template's content: a component template's tree, a Handlebars template's source and settings, or a workbook template's workbook and code (GET /v1/templates/schema) */
             draft?: components["schemas"]["TemplateContent"];
             /** Format: date-time */
             lastEditedAt?: string;
@@ -2919,7 +2974,7 @@ export interface components {
         Draft: {
             templateId: string;
             draftRevision: number;
-            /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
+            /** @description The template's content: a component template's tree, a Handlebars template's source and settings, or a workbook template's workbook and code (GET /v1/templates/schema) */
             content: components["schemas"]["TemplateContent"];
             /** Format: date-time */
             updatedAt: string;
@@ -2935,7 +2990,7 @@ export interface components {
             id: string;
             templateId: string;
             revision: number;
-            /** @description The template's content: a component template's tree or a Handlebars template's source and settings (GET /v1/templates/schema) */
+            /** @description The template's content: a component template's tree, a Handlebars template's source and settings, or a workbook template's workbook and code (GET /v1/templates/schema) */
             content: components["schemas"]["TemplateContent"];
             /** Format: date-time */
             createdAt: string;
@@ -3116,8 +3171,8 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
-        /** @description A template's content, as its kind has it: a component template's composition and settings (ComponentTemplateContent), or a Handlebars template's sources and settings (HandlebarsTemplateContent). The template's `kind` says which; a save is checked against that one. */
-        TemplateContent: components["schemas"]["ComponentTemplateContent"] | components["schemas"]["HandlebarsTemplateContent"];
+        /** @description A template's content, as its kind has it: a component template's composition and settings (ComponentTemplateContent), a Handlebars template's sources and settings (HandlebarsTemplateContent), or a workbook template's uploaded workbook and code (WorkbookTemplateContent). The template's `kind` says which; a save is checked against that one. */
+        TemplateContent: components["schemas"]["ComponentTemplateContent"] | components["schemas"]["HandlebarsTemplateContent"] | components["schemas"]["WorkbookTemplateContent"];
         /** @description Any event Folio sends to a webhook endpoint, by its type. */
         WebhookEvent: components["schemas"]["RenderSucceededEvent"] | components["schemas"]["RenderFailedEvent"] | components["schemas"]["RenderCancelledEvent"] | components["schemas"]["WebhookTestEvent"];
     };
@@ -4553,6 +4608,7 @@ export interface operations {
                     "application/pdf": string;
                     "image/png": string;
                     "text/html": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5393,6 +5449,7 @@ export interface operations {
                     "application/pdf": string;
                     "image/png": string;
                     "text/html": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -4,9 +4,13 @@ import { z } from "zod";
 import { consoleAction } from "@/lib/console";
 import * as renders from "@/lib/renders";
 import { imageChoices } from "@/lib/templates/editor-files";
+import { workbookPlaceholders } from "@/lib/templates/workbook";
 
 /** The editor's image picker: the workspace's ready images, each with a fresh link to show it. */
 export const imageChoicesAction = consoleAction(z.strictObject({}), (ctx) => imageChoices(ctx), { effect: "read" });
+
+/** The workbook editor's list of placeholders: those of the workbook picked, planned as a render plans them. */
+export const workbookPlaceholdersAction = consoleAction(z.strictObject({ assetId: z.string().min(1).max(128) }), (ctx, input) => workbookPlaceholders(ctx, input.assetId), { effect: "read" });
 
 /**
  * The version list's "Render…": a real render of a published version with the person's data, made by

@@ -10,7 +10,9 @@ import { stylesheetChoices } from "@/lib/templates/editor-files";
 import type { Content } from "@/lib/templates/editor-tabs";
 import type { HbsContent } from "@/lib/templates/hbs-editor-tabs";
 import { registerAssetAction } from "../../assets/actions";
-import { imageChoicesAction, renderVersionAction } from "./actions";
+import { imageChoicesAction, renderVersionAction, workbookPlaceholdersAction } from "./actions";
+import { WorkbookEditor, type WorkbookDraft } from "@/components/templates/workbook-editor";
+import { workbookChoices, workbookPlaceholders } from "@/lib/templates/workbook";
 
 export const metadata = { title: "Template editor" };
 
@@ -57,6 +59,31 @@ export default async function TemplateEditorPage({ params }: { params: Promise<{
     folderPath: files.folderPath,
     stylesheetChoices: files.stylesheets,
   };
+  if (t.kind === "workbook") {
+    const draft = t.draft as WorkbookDraft;
+    const [choices, placeholders] = await Promise.all([
+      workbookChoices(s.ctx),
+      workbookPlaceholders(s.ctx, draft.workbook.assetId).catch((e: unknown) => {
+        if (isAppError(e)) return { error: e.message };
+        throw e;
+      }),
+    ]);
+    return (
+      <>
+        {breadcrumb}
+        <WorkbookEditor
+          template={{ ...common, draft }}
+          workbooks={choices}
+          initialPlaceholders={placeholders}
+          loadPlaceholders={workbookPlaceholdersAction}
+          canWrite={shared.canWrite}
+          canPublish={shared.canPublish}
+          role={shared.role}
+          publicUrl={shared.publicUrl}
+        />
+      </>
+    );
+  }
   if (t.kind === "handlebars") {
     return (
       <>

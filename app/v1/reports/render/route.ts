@@ -10,8 +10,8 @@ export const POST = apiRoute(
     bodyLimit: 10 * MiB,
     idempotency: true,
     summary: "Render a report",
-    description: "Renders a published template version with data and answers the file itself once it is done; x-render-id and x-page-count name the render. Bodies up to 10 MiB.",
-    responses: { 200: { contentType: ["application/pdf", "image/png", "text/html"], description: "The report, in the format asked for" } },
+    description: "Renders a published template version with data and answers the file itself once it is done; x-render-id and x-page-count name the render of a PDF or PNG. A workbook template answers an XLSX download, which makes no render and counts as a document. Bodies up to 10 MiB.",
+    responses: { 200: { contentType: ["application/pdf", "image/png", "text/html", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"], description: "The report, in the format asked for" } },
   },
   async ({ ctx, body, idempotencyKey }) => answerResponse(await renderReport(ctx, body, idempotencyKey)),
 );

@@ -206,10 +206,10 @@ describe("POST /v1/templates/{id}/preview", () => {
     expectError(await api(`/v1/templates/${id}/preview`, { cookie: person.cookie, origin: "https://evil.example", body: { data: DATA, format: "png" } }), 403, "FORBIDDEN");
   });
 
-  it("refuses xlsx, unknown fields and missing values with 400", async () => {
+  it("refuses xlsx from a component template with 404, unknown fields and missing values with 400", async () => {
     const w = await createTestWorkspace();
     const id = await createTemplate(w);
-    expectError(await preview(w.key, id, { data: DATA, format: "xlsx" }), 400, "UNSUPPORTED_FEATURE");
+    expectError(await preview(w.key, id, { data: DATA, format: "xlsx" }), 404, "NOT_FOUND");
     let res = await preview(w.key, id, { data: DATA, templateId: id });
     expectError(res, 400, "BAD_REQUEST");
     expect((res.body.error.details as Detail[]).map((d) => d.path)).toEqual(["templateId"]);

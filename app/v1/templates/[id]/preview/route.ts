@@ -9,8 +9,8 @@ export const POST = apiRoute({
     body: PreviewInput,
     bodyLimit: 30 * MiB,
     summary: "Preview a template's draft",
-    description: "Renders the current draft with the data given and answers the file (or the HTML) at once; x-render-id and x-page-count name the render. HTML creates no render and uses no allowance; the usage record counts it in htmlPreviews. Bodies up to 30 MiB.",
-    responses: { 200: { contentType: ["application/pdf", "image/png", "text/html"], description: "The preview, in the format asked for" } },
+    description: "Renders the current draft with the data given and answers the file (or the HTML) at once; x-render-id and x-page-count name the render. HTML creates no render and uses no allowance; the usage record counts it in htmlPreviews. A workbook template previews as xlsx only: a download that makes no render and counts as a document. Bodies up to 30 MiB.",
+    responses: { 200: { contentType: ["application/pdf", "image/png", "text/html", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"], description: "The preview, in the format asked for" } },
   }, async ({ ctx, params, body }) =>
   answerResponse(await previewTemplate(ctx, params.id!, body).catch(withConsoleHeaders)),
 );

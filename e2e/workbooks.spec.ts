@@ -1,0 +1,80 @@
+import type { Page } from "@playwright/test";
+import fs from "node:fs";
+import { invoiceWorkbook, readWorkbook } from "../lib/testing/workbooks";
+import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fixtures";
+
+/**
+ * Workbook templates in the console: a member uploads a workbook with placeholders on the Assets
+ * page, creates a workbook template from it, reads its placeholders beside the sample data, fills
+ * in sample data, downloads the XLSX preview and finds the data in its cells with the repeated
+ * rows, saves and publishes.
+ */
+
+test.describe.configure({ timeout: 120_000 });
+
+/** Replaces the whole of a code tab's text as a person pasting over it would. */
+async function replaceCode(page: Page, label: string, text: string) {
+  const box = page.getByRole("textbox", { name: label, exact: true });
+  await expect(box).toBeVisible({ timeout: 30_000 }); // CodeMirror loads after the page
+  await box.click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.insertText(text);
+}
+
+const sample = { number: "INV-7", customer: { name: "Northwind Traders" }, lines: [{ name: "Paper", qty: 2, price: 3.5 }, { name: "Ink", qty: 1, price: 20 }, { name: "Pens", qty: 10, price: 0.25 }] };
+
+test("a member uploads a workbook, sees its placeholders beside the sample data, downloads the filled XLSX and publishes", async ({ page }) => {
+  const member = await createPerson({ role: "member" });
+  await signIn(page, member.email, member.password, "/assets");
+  await page.getByLabel("Choose files").setInputFiles([{ name: "Invoice.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: invoiceWorkbook() }]);
+  await expect(page.getByRole("list", { name: "Uploads" }).getByRole("listitem").filter({ hasText: "Invoice.xlsx" }).getByText("Uploaded")).toBeVisible();
+
+  await page.goto("/templates");
+  await page.getByRole("button", { name: "Create template" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Create a template" });
+  await dialog.getByLabel("Name").fill("Invoice workbook");
+  await dialog.getByLabel("Kind").click();
+  await page.getByRole("option", { name: "Workbook (XLSX)" }).click();
+  await expect(dialog.getByLabel("Workbook")).toContainText("Invoice.xlsx");
+  await expect(dialog.getByLabel("Page size")).toHaveCount(0);
+  await checkA11y(page);
+  await screenshots(page, "workbook-create-dialog");
+  await dialog.getByRole("button", { name: "Create and open" }).click();
+  await page.waitForURL(/\/templates\/tpl_/);
+  await expect(page.getByRole("heading", { level: 1, name: "Invoice workbook" })).toBeVisible();
+
+  // The placeholders, by sheet and cell, with the repeated row.
+  const list = page.getByRole("list", { name: "Placeholders by sheet" });
+  await expect(list).toContainText("Sheet Invoice");
+  await expect(list).toContainText("Row 4 repeats for each of lines");
+  await expect(list.getByText("Invoice {{number}}")).toBeVisible();
+  await expect(list.getByText("Thank you, {{customer.name}}!")).toBeVisible();
+
+  await replaceCode(page, "Sample data", JSON.stringify(sample, null, 2));
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Saved revision 2", { exact: true })).toBeVisible();
+
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Download XLSX preview" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe("Invoice workbook.xlsx");
+  const cells = readWorkbook(fs.readFileSync((await file.path())!)).cells("xl/worksheets/sheet1.xml");
+  expect(cells.get("A1")!.value).toBe("Invoice INV-7");
+  expect([4, 5, 6].map((r) => cells.get(`A${r}`)!.value)).toEqual(["Paper", "Ink", "Pens"]);
+  expect(cells.get("D8")!.formula).toBe("SUM(D4:D6)");
+  expect(cells.get("A10")!.value).toBe("Thank you, Northwind Traders!");
+
+  // Bad sample data is said where it is typed, and the preview names it instead of downloading.
+  await replaceCode(page, "Sample data", "{ not json");
+  await expect(page.getByRole("alert").filter({ hasText: "The sample data is not JSON" }).first()).toBeVisible();
+  await replaceCode(page, "Sample data", JSON.stringify(sample, null, 2));
+
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Published version 1").first()).toBeVisible();
+  await checkA11y(page);
+  await screenshots(page, "workbook-editor");
+
+  // The templates list says its kind.
+  await page.goto("/templates");
+  await expect(page.getByRole("row").filter({ hasText: "Invoice workbook" })).toContainText("Workbook");
+});
