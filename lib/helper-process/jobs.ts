@@ -7,6 +7,8 @@ import { parseFont } from "../render-engine/font-parse";
 import { postProcessPdf } from "../render-engine/pdf";
 import { stampWithPdfLib } from "../render-engine/pdf-stamp";
 import { fillWorkbook, planWorkbook, type WorkbookPlan } from "../workbooks/fill";
+import { readArchive } from "../archives/read";
+import { ZipWriter } from "../zip/zip";
 
 export const jobs = {
   parseFont,
@@ -15,5 +17,12 @@ export const jobs = {
   joinPdfs,
   planWorkbook,
   /** The filled workbook as one byte array: the IPC channel carries one value. */
+  readArchive,
+  /** An export's zip from its entries, in order ("path/" a folder): deflated here, off the web's event loop. */
+  writeArchive: (entries: [string, Uint8Array | string][]) => {
+    const w = new ZipWriter();
+    for (const [name, data] of entries) w.add(name, typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    return Buffer.concat(w.finish());
+  },
   fillWorkbook: async (bytes: Uint8Array, plan: WorkbookPlan, values: Record<string, string>) => Buffer.concat(await fillWorkbook(bytes, plan, values)),
 };

@@ -104,3 +104,10 @@ export function answerResponse(a: Answer): Response {
     },
   });
 }
+
+/** A zip made for the caller (an export) as a download: its name the folder's, or "workspace.zip". */
+export function zipResponse(a: { bytes: Uint8Array; filename: string }): Response {
+  const headers = nextFileHeaders({ contentType: "application/zip", filename: a.filename, size: a.bytes.byteLength });
+  headers["content-disposition"] = headers["content-disposition"]!.replace(/^inline/, "attachment");
+  return new Response(a.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
+}

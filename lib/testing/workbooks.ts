@@ -4,7 +4,7 @@
  * a conditional format, a defined name, a table, a chart with its drawing, a shared formula, a pivot
  * cache and table on a sheet of their own, and calcChain.xml. Read back with readWorkbook.
  */
-import { inflate, readZip, ZipWriter } from "../archives/zip";
+import { inflate, readZip, ZipWriter } from "../zip/zip";
 import { attrs, elements, textOf, unescapeXml } from "../workbooks/xml";
 
 const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';

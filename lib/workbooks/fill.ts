@@ -12,7 +12,7 @@
  *
  * Runs in the helper processes (lib/helper-process/jobs.ts): the workbook is a caller's bytes.
  */
-import { inflate, readZip, ZipError, ZipWriter, type ZipEntry, type ZipLimits } from "../archives/zip";
+import { inflate, readZip, ZipError, ZipWriter, type ZipEntry, type ZipLimits } from "../zip/zip";
 import { columnLetters, moveFormula, moveRange, moveSqref, parseCell, RowMap, translateFormula, type RefContext } from "./refs";
 import { attrs, elements, escapeXml, folderOf, relationships, relsPathOf, setAttr, textOf, unescapeXml } from "./xml";
 

@@ -10,7 +10,7 @@ import { invoiceWorkbook, readWorkbook } from "../testing/workbooks";
 import { stopSandbox } from "../sandbox";
 import { fillWorkbook, planWorkbook, WorkbookError } from "./fill";
 import { workbookValues, type WorkbookCode } from "./values";
-import { readZip } from "../archives/zip";
+import { readZip } from "../zip/zip";
 
 afterAll(() => stopSandbox());
 

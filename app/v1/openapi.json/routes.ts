@@ -22,34 +22,40 @@ import * as r17 from "@/app/v1/renders/batch/[id]/route";
 import * as r18 from "@/app/v1/renders/batch/route";
 import * as r19 from "@/app/v1/renders/route";
 import * as r20 from "@/app/v1/renders/string/route";
-import * as r21 from "@/app/v1/reports/render/route";
-import * as r22 from "@/app/v1/reports/route";
-import * as r23 from "@/app/v1/storage-destinations/[id]/route";
-import * as r24 from "@/app/v1/storage-destinations/route";
-import * as r25 from "@/app/v1/template-versions/[id]/data-schema/route";
-import * as r26 from "@/app/v1/template-versions/[id]/route";
-import * as r27 from "@/app/v1/templates/[id]/data-schema/route";
-import * as r28 from "@/app/v1/templates/[id]/draft/route";
-import * as r29 from "@/app/v1/templates/[id]/preview/route";
-import * as r30 from "@/app/v1/templates/[id]/revisions/route";
-import * as r31 from "@/app/v1/templates/[id]/route";
-import * as r32 from "@/app/v1/templates/[id]/versions/route";
-import * as r33 from "@/app/v1/templates/delete/route";
-import * as r34 from "@/app/v1/templates/route";
-import * as r35 from "@/app/v1/templates/schema/route";
-import * as r36 from "@/app/v1/usage/route";
-import * as r37 from "@/app/v1/webhook-endpoints/[id]/deliveries/[deliveryId]/redeliver/route";
-import * as r38 from "@/app/v1/webhook-endpoints/[id]/deliveries/route";
-import * as r39 from "@/app/v1/webhook-endpoints/[id]/rotate-secret/route";
-import * as r40 from "@/app/v1/webhook-endpoints/[id]/route";
-import * as r41 from "@/app/v1/webhook-endpoints/[id]/test/route";
-import * as r42 from "@/app/v1/webhook-endpoints/route";
-import * as r43 from "@/app/v1/workspace-files/[id]/content/route";
-import * as r44 from "@/app/v1/workspace-files/[id]/route";
-import * as r45 from "@/app/v1/workspace-files/[id]/usages/route";
-import * as r46 from "@/app/v1/workspace-files/route";
-import * as r47 from "@/app/v1/workspace-folders/[id]/route";
-import * as r48 from "@/app/v1/workspace-folders/route";
+import * as r21 from "@/app/v1/reports/import/inspect/route";
+import * as r22 from "@/app/v1/reports/import/route";
+import * as r23 from "@/app/v1/reports/render/route";
+import * as r24 from "@/app/v1/reports/route";
+import * as r25 from "@/app/v1/storage-destinations/[id]/route";
+import * as r26 from "@/app/v1/storage-destinations/route";
+import * as r27 from "@/app/v1/template-versions/[id]/data-schema/route";
+import * as r28 from "@/app/v1/template-versions/[id]/route";
+import * as r29 from "@/app/v1/templates/[id]/data-schema/route";
+import * as r30 from "@/app/v1/templates/[id]/draft/route";
+import * as r31 from "@/app/v1/templates/[id]/preview/route";
+import * as r32 from "@/app/v1/templates/[id]/revisions/route";
+import * as r33 from "@/app/v1/templates/[id]/route";
+import * as r34 from "@/app/v1/templates/[id]/versions/route";
+import * as r35 from "@/app/v1/templates/delete/route";
+import * as r36 from "@/app/v1/templates/route";
+import * as r37 from "@/app/v1/templates/schema/route";
+import * as r38 from "@/app/v1/usage/route";
+import * as r39 from "@/app/v1/webhook-endpoints/[id]/deliveries/[deliveryId]/redeliver/route";
+import * as r40 from "@/app/v1/webhook-endpoints/[id]/deliveries/route";
+import * as r41 from "@/app/v1/webhook-endpoints/[id]/rotate-secret/route";
+import * as r42 from "@/app/v1/webhook-endpoints/[id]/route";
+import * as r43 from "@/app/v1/webhook-endpoints/[id]/test/route";
+import * as r44 from "@/app/v1/webhook-endpoints/route";
+import * as r45 from "@/app/v1/workspace-files/[id]/content/route";
+import * as r46 from "@/app/v1/workspace-files/[id]/route";
+import * as r47 from "@/app/v1/workspace-files/[id]/usages/route";
+import * as r48 from "@/app/v1/workspace-files/route";
+import * as r49 from "@/app/v1/workspace-folders/[id]/export/route";
+import * as r50 from "@/app/v1/workspace-folders/[id]/route";
+import * as r51 from "@/app/v1/workspace-folders/export/route";
+import * as r52 from "@/app/v1/workspace-folders/import/inspect/route";
+import * as r53 from "@/app/v1/workspace-folders/import/route";
+import * as r54 from "@/app/v1/workspace-folders/route";
 
 export const routeModules: RouteModule[] = [
   { path: "/v1/api-keys/{id}/revoke", module: r0 },
@@ -73,32 +79,38 @@ export const routeModules: RouteModule[] = [
   { path: "/v1/renders/batch", module: r18 },
   { path: "/v1/renders", module: r19 },
   { path: "/v1/renders/string", module: r20 },
-  { path: "/v1/reports/render", module: r21 },
-  { path: "/v1/reports", module: r22 },
-  { path: "/v1/storage-destinations/{id}", module: r23 },
-  { path: "/v1/storage-destinations", module: r24 },
-  { path: "/v1/template-versions/{id}/data-schema", module: r25 },
-  { path: "/v1/template-versions/{id}", module: r26 },
-  { path: "/v1/templates/{id}/data-schema", module: r27 },
-  { path: "/v1/templates/{id}/draft", module: r28 },
-  { path: "/v1/templates/{id}/preview", module: r29 },
-  { path: "/v1/templates/{id}/revisions", module: r30 },
-  { path: "/v1/templates/{id}", module: r31 },
-  { path: "/v1/templates/{id}/versions", module: r32 },
-  { path: "/v1/templates/delete", module: r33 },
-  { path: "/v1/templates", module: r34 },
-  { path: "/v1/templates/schema", module: r35 },
-  { path: "/v1/usage", module: r36 },
-  { path: "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver", module: r37 },
-  { path: "/v1/webhook-endpoints/{id}/deliveries", module: r38 },
-  { path: "/v1/webhook-endpoints/{id}/rotate-secret", module: r39 },
-  { path: "/v1/webhook-endpoints/{id}", module: r40 },
-  { path: "/v1/webhook-endpoints/{id}/test", module: r41 },
-  { path: "/v1/webhook-endpoints", module: r42 },
-  { path: "/v1/workspace-files/{id}/content", module: r43 },
-  { path: "/v1/workspace-files/{id}", module: r44 },
-  { path: "/v1/workspace-files/{id}/usages", module: r45 },
-  { path: "/v1/workspace-files", module: r46 },
-  { path: "/v1/workspace-folders/{id}", module: r47 },
-  { path: "/v1/workspace-folders", module: r48 },
+  { path: "/v1/reports/import/inspect", module: r21 },
+  { path: "/v1/reports/import", module: r22 },
+  { path: "/v1/reports/render", module: r23 },
+  { path: "/v1/reports", module: r24 },
+  { path: "/v1/storage-destinations/{id}", module: r25 },
+  { path: "/v1/storage-destinations", module: r26 },
+  { path: "/v1/template-versions/{id}/data-schema", module: r27 },
+  { path: "/v1/template-versions/{id}", module: r28 },
+  { path: "/v1/templates/{id}/data-schema", module: r29 },
+  { path: "/v1/templates/{id}/draft", module: r30 },
+  { path: "/v1/templates/{id}/preview", module: r31 },
+  { path: "/v1/templates/{id}/revisions", module: r32 },
+  { path: "/v1/templates/{id}", module: r33 },
+  { path: "/v1/templates/{id}/versions", module: r34 },
+  { path: "/v1/templates/delete", module: r35 },
+  { path: "/v1/templates", module: r36 },
+  { path: "/v1/templates/schema", module: r37 },
+  { path: "/v1/usage", module: r38 },
+  { path: "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/redeliver", module: r39 },
+  { path: "/v1/webhook-endpoints/{id}/deliveries", module: r40 },
+  { path: "/v1/webhook-endpoints/{id}/rotate-secret", module: r41 },
+  { path: "/v1/webhook-endpoints/{id}", module: r42 },
+  { path: "/v1/webhook-endpoints/{id}/test", module: r43 },
+  { path: "/v1/webhook-endpoints", module: r44 },
+  { path: "/v1/workspace-files/{id}/content", module: r45 },
+  { path: "/v1/workspace-files/{id}", module: r46 },
+  { path: "/v1/workspace-files/{id}/usages", module: r47 },
+  { path: "/v1/workspace-files", module: r48 },
+  { path: "/v1/workspace-folders/{id}/export", module: r49 },
+  { path: "/v1/workspace-folders/{id}", module: r50 },
+  { path: "/v1/workspace-folders/export", module: r51 },
+  { path: "/v1/workspace-folders/import/inspect", module: r52 },
+  { path: "/v1/workspace-folders/import", module: r53 },
+  { path: "/v1/workspace-folders", module: r54 },
 ];

@@ -533,6 +533,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/reports/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a report archive
+         * @description Imports a report archive (an export's zip of at most 20 MB and 10,000 entries, base64): its templates, files and uploaded files, in one transaction; names taken are skipped, replaced or renamed as onConflict says. Needs asset:manage when it brings uploaded files. One import or export at a time per workspace.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         *
+         *     Needs the scope `template:write`.
+         */
+        post: operations["postReportsImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/reports/import/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inspect a report archive
+         * @description What the archive holds and what POST /v1/reports/import would change with the same body, item by item; nothing is written.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         *
+         *     Needs the scope `template:read`.
+         */
+        post: operations["postReportsImportInspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/reports/render": {
         parameters: {
             query?: never;
@@ -1277,6 +1325,102 @@ export interface paths {
          *     Needs the scope `template:write`.
          */
         patch: operations["patchWorkspaceFoldersById"];
+        trace?: never;
+    };
+    "/v1/workspace-folders/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a folder
+         * @description The folder's subfolders, workspace files and templates (their drafts), and the uploaded files they use, as a zip of readable files whose top is the folder (docs/api.md, Exports and imports).
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         *
+         *     Needs the scope `template:read`.
+         */
+        get: operations["getWorkspaceFoldersByIdExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace-folders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the workspace
+         * @description Every folder, workspace file and template (its draft) of the workspace, and the uploaded files they use, as a zip of readable files (docs/api.md, Exports and imports). One import or export at a time per workspace.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         *
+         *     Needs the scope `template:read`.
+         */
+        get: operations["getWorkspaceFoldersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace-folders/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an export
+         * @description Puts a workspace or folder export (a zip of at most 42 MB, base64) into the workspace or a folder, in one transaction: names taken are skipped, replaced or renamed as onConflict says. Needs asset:manage when it brings uploaded files. One import or export at a time per workspace.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         *
+         *     Needs the scope `template:write`.
+         */
+        post: operations["postWorkspaceFoldersImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workspace-folders/import/inspect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Inspect an export before importing it
+         * @description What POST /v1/workspace-folders/import would do with the same body, item by item; nothing is written.
+         *
+         *     Needs an API key (x-api-key) or a console sign-in (its session cookie).
+         *
+         *     Needs the scope `template:read`.
+         */
+        post: operations["postWorkspaceFoldersImportInspect"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/storage/downloads/{token}": {
@@ -2081,6 +2225,20 @@ export interface components {
                 [key: string]: string;
             };
         };
+        PostReportsImportBody: {
+            /**
+             * Format: base64
+             * @description The zip archive (an export), base64-encoded
+             */
+            archive: string;
+            folderId?: string | null;
+            /**
+             * @default skip
+             * @enum {string}
+             */
+            onConflict?: "skip" | "replace" | "rename";
+            label?: string;
+        };
         PostReportsRenderBody: {
             /** @enum {string} */
             format: "pdf" | "png" | "html" | "xlsx";
@@ -2875,6 +3033,41 @@ export interface components {
             dataSchema: {
                 [key: string]: unknown;
             };
+        };
+        ImportResult: {
+            label?: string;
+            /** @description false for an inspect: nothing was written */
+            applied: boolean;
+            folders: {
+                path: string;
+                /** @enum {string} */
+                action: "create" | "exists";
+            }[];
+            templates: {
+                path: string;
+                name: string;
+                /** @enum {string} */
+                kind: "component" | "handlebars" | "workbook";
+                /** @enum {string} */
+                action: "create" | "replace" | "skip" | "rename";
+                as?: string;
+                id?: string;
+            }[];
+            files: {
+                path: string;
+                /** @enum {string} */
+                action: "create" | "replace" | "skip" | "rename";
+                as?: string;
+                id?: string;
+            }[];
+            assets: {
+                filename: string;
+                kind: string;
+                size: number;
+                /** @enum {string} */
+                action: "create" | "reuse";
+                id?: string;
+            }[];
         };
         StorageDestinationList: {
             items: components["schemas"]["StorageDestination"][];
@@ -4556,6 +4749,76 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postReportsImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostReportsImportBody"];
+            };
+        };
+        responses: {
+            /** @description 200 OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The body is over this operation's limit of 30 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postReportsImportInspect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostReportsImportBody"];
+            };
+        };
+        responses: {
+            /** @description 200 OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The body is over this operation's limit of 30 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -6527,6 +6790,136 @@ export interface operations {
             /** @description A file or folder in that folder has the name (names ignore letter case) (CONFLICT). */
             409: components["responses"]["Conflict"];
             /** @description The body is over this operation's limit of 1 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getWorkspaceFoldersByIdExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getWorkspaceFoldersExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postWorkspaceFoldersImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostReportsImportBody"];
+            };
+        };
+        responses: {
+            /** @description 200 OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The body is over this operation's limit of 60 MiB, refused before it is read (LIMIT_EXCEEDED). */
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postWorkspaceFoldersImportInspect: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PostReportsImportBody"];
+            };
+        };
+        responses: {
+            /** @description 200 OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The body is over this operation's limit of 60 MiB, refused before it is read (LIMIT_EXCEEDED). */
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
