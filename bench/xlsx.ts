@@ -2,8 +2,9 @@
  * npm run bench:xlsx: workbook templates through the Reports API (issue 35's targets): a 1,000-row
  * XLSX report's time at p50 and p95, one at a time, answered and downloaded; and a 10,000-row one
  * made ten times over, with the web process's resident memory before and after (the growth a big
- * report leaves, the target under 100 MB) and the most its process tree held while they ran. No
- * worker: XLSX output makes no render.
+ * report leaves, the target under 100 MB) and the most its process tree held while they ran; and
+ * an import of an archive of 100 Handlebars templates (target under 5 s). No worker: XLSX output
+ * makes no render, an import renders nothing.
  *
  *   npm run bench:xlsx            30 reports of 1,000 rows, 10 of 10,000
  *   npm run bench:xlsx -- --quick 10 and 3
@@ -108,6 +109,27 @@ async function main() {
     console.log(
       `XLSX report of 10,000 rows (${(Buffer.byteLength(big) / 1e6).toFixed(1)} MB of data): p50 ${b.p50.toFixed(0)} ms; web process RSS ${before.own.toFixed(0)} -> ${after.own.toFixed(0)} MB (growth ${(after.own - before.own).toFixed(0)} MB, target < 100 MB); its process tree at most ${peakTree.toFixed(0)} MB (from ${before.tree.toFixed(0)} MB)`,
     );
+
+    // An archive of 100 Handlebars templates, each with a partial, helpers and sample data, imported whole.
+    const { templateFiles } = await import("../lib/archives/layout");
+    const { ZipWriter } = await import("../lib/zip/zip");
+    const w = new ZipWriter();
+    w.add("folio.json", JSON.stringify({ format: "folio-export", version: 1 }));
+    for (let i = 0; i < 100; i++) {
+      const content = { templateHtml: `<h1>Report ${i} for {{customer}}</h1>{{#each rows}}{{> row}}{{/each}}`, partials: { row: "<p>{{name}}: {{money amount}}</p>" }, helpers: "function money(x) { return x.toFixed(2); }\n", sampleData: [{ name: "One", data: { customer: "Ann", rows: [{ name: "a", amount: 1 }] } }] };
+      for (const [file, text] of templateFiles({ name: `Report ${i}`, kind: "handlebars", description: "", content })) w.add(`reports/Report ${i}.template/${file}`, text);
+    }
+    const archive = Buffer.concat(w.finish()).toString("base64");
+    const importOnce = async () => {
+      const started = performance.now();
+      const res = await fetch(`${web.baseUrl}/v1/workspace-folders/import`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ archive, onConflict: "rename" }) });
+      if (res.status !== 200) throw new Error(`import: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+      return performance.now() - started;
+    };
+    const imports = [];
+    for (let i = 0; i < 3; i++) imports.push(await importOnce());
+    console.log(`Import of an archive of 100 Handlebars templates (${(archive.length / 1024).toFixed(0)} KiB base64): ${imports.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(", ")} (target under 5 s; the first starts the archive helper)`);
   } finally {
     await web.stop();
     await drop();

@@ -7,7 +7,8 @@ import { checkA11y, createPerson, expect, screenshots, signIn, test } from "./fi
  * Workbook templates in the console: a member uploads a workbook with placeholders on the Assets
  * page, creates a workbook template from it, reads its placeholders beside the sample data, fills
  * in sample data, downloads the XLSX preview and finds the data in its cells with the repeated
- * rows, saves and publishes.
+ * rows, saves and publishes; exports the workspace, and another workspace's member imports it after
+ * reading what it would change.
  */
 
 test.describe.configure({ timeout: 120_000 });
@@ -74,7 +75,34 @@ test("a member uploads a workbook, sees its placeholders beside the sample data,
   await checkA11y(page);
   await screenshots(page, "workbook-editor");
 
-  // The templates list says its kind.
+  // The templates list says its kind; the workspace exports as a zip.
   await page.goto("/templates");
   await expect(page.getByRole("row").filter({ hasText: "Invoice workbook" })).toContainText("Workbook");
+  const exporting = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Export" }).click();
+  const zip = await exporting;
+  expect(zip.suggestedFilename()).toBe("workspace.zip");
+  const zipPath = (await zip.path())!;
+
+  // Another workspace's member imports it after reading what it would change.
+  const other = await createPerson({ role: "member" });
+  await page.context().clearCookies();
+  await signIn(page, other.email, other.password, "/templates");
+  await page.getByRole("button", { name: "Import" }).click();
+  const dialog2 = page.getByRole("dialog", { name: "Import into the workspace" });
+  await dialog2.getByLabel("Export to import (.zip)").setInputFiles(zipPath);
+  const changes = dialog2.getByRole("region", { name: "What the import would change" });
+  await expect(changes).toContainText("2 changes to the workspace");
+  await expect(changes.getByRole("listitem").filter({ hasText: "Template" }).filter({ hasText: "Invoice workbook" })).toContainText("New");
+  await expect(changes.getByRole("listitem").filter({ hasText: "Invoice.xlsx" })).toContainText("New");
+  await checkA11y(page);
+  await screenshots(page, "import-dialog");
+  await dialog2.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByText("Imported", { exact: true })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "Invoice workbook" })).toContainText("Workbook");
+  // Imported again: nothing would change.
+  await page.getByRole("button", { name: "Import" }).click();
+  await dialog2.getByLabel("Export to import (.zip)").setInputFiles(zipPath);
+  await expect(dialog2.getByText("Nothing would change")).toBeVisible();
+  await expect(dialog2.getByRole("button", { name: "Import", exact: true })).toBeDisabled();
 });

@@ -6,6 +6,7 @@ import { FolderBreadcrumbs } from "@/components/files/folder-breadcrumbs";
 import { FolderListing, type ListingRow } from "@/components/files/folder-listing";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { ExportImport } from "@/components/archives/export-import";
 import { Pager, type SearchParams } from "@/components/ui/pager";
 import { can, requireConsole, roleLabels } from "@/lib/console";
 import { isAppError } from "@/lib/errors";
@@ -82,6 +83,11 @@ export default async function FilesPage({ searchParams }: { searchParams: Promis
         }
       />
       <FolderBreadcrumbs trail={trail} />
+      {can(s, "asset:manage") && (
+        <div className="mb-4">
+          <ExportImport folderId={folderId} folderName={folderName} canExport canWrite={canWrite} />
+        </div>
+      )}
       {!canWrite && (
         <p className="mb-4 rounded-md border border-accent/30 bg-accent-soft px-4 py-3 text-sm text-gray-900">
           Your role ({roleLabels[s.role]}) can read these files; it cannot change them.

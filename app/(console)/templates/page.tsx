@@ -1,6 +1,7 @@
 import { FileText, Search } from "lucide-react";
 import Link from "next/link";
 import { CreateTemplateDialog } from "@/components/templates/create-template-dialog";
+import { ExportImport } from "@/components/archives/export-import";
 import { editorLabel, formatWhen } from "@/components/editor/format";
 import { TemplateRowActions } from "@/components/templates/template-row-actions";
 import { Badge } from "@/components/ui/badge";
@@ -44,7 +45,12 @@ export default async function TemplatesPage({ searchParams }: { searchParams: Pr
       <PageHeader
         title="Templates"
         description="Component templates lay out components as JSON bound to the data; Handlebars templates are HTML with partials, helpers and scripts; workbook templates fill an Excel workbook. Each renders with the data a render sends."
-        actions={dialog}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <ExportImport folderId={null} canExport={can(s, "asset:manage")} canWrite={canWrite && can(s, "asset:manage")} />
+            {dialog}
+          </div>
+        }
       />
       <SearchForm action="/templates" label="Search templates by name" defaultValue={q} className="mb-4" />
       {failure !== undefined ? (
