@@ -6,13 +6,15 @@
  * nothing written; one import or export at a time; scopes.
  */
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { PNG_1X1, uploadAsset } from "@/lib/testing/assets";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
-import { pdfImages, pdfText } from "@/lib/testing/pdf";
+import { pdfFonts, pdfImages, pdfText } from "@/lib/testing/pdf";
 import { invoiceWorkbook, readWorkbook } from "@/lib/testing/workbooks";
 import { inflate, readZip, ZipWriter } from "../zip/zip";
 
@@ -47,7 +49,8 @@ const templateNames = async (w: TestWorkspace) => ((await api("/v1/templates?lim
 let a: TestWorkspace;
 let exported: Buffer;
 const ids: Record<string, string> = {};
-const css = "h1 { color: #0a7; letter-spacing: 1px; }\n/* kept byte for byte: é, tabs\tand CRLF\r\n */\n";
+const css = "@font-face { font-family: Brand; src: url(Inter.woff2); }\nh1 { font-family: Brand; color: #0a7; letter-spacing: 1px; }\n/* kept byte for byte: é, tabs\tand CRLF\r\n */\n";
+const INTER = fs.readFileSync(path.join(process.cwd(), "node_modules/@fontsource/inter/files/inter-latin-400-normal.woff2"));
 const hbsHtml = (logo: string) => `<html><body style="font-family: sans-serif">\n  <h1>Hello {{name}}</h1>\n  <img src="http://assets.invalid/${logo}" width="40" height="40">\n</body></html>\n`;
 
 beforeAll(async () => {
@@ -55,11 +58,13 @@ beforeAll(async () => {
   const logo = await uploadAsset(a.key, { kind: "image", mediaType: "image/png", filename: "logo.png", bytes: PNG_1X1 });
   const book = await uploadAsset(a.key, { kind: "workbook", mediaType: XLSX, filename: "invoice.xlsx", bytes: invoiceWorkbook() });
   ids.logo = logo.id;
+  const font = await uploadAsset(a.key, { kind: "font", mediaType: "font/woff2", filename: "Inter.woff2", bytes: INTER });
   const folder = await api("/v1/workspace-folders", { key: a.key, body: { name: "brand" } });
   expect(folder.status, folder.text).toBe(201);
   ids.folder = folder.body.id;
   expect((await api("/v1/workspace-files", { key: a.key, body: { folderId: ids.folder, name: "site.css", content: css } })).status).toBe(201);
   expect((await api("/v1/workspace-files", { key: a.key, body: { folderId: ids.folder, name: "logo.png", assetId: logo.id } })).status).toBe(201);
+  expect((await api("/v1/workspace-files", { key: a.key, body: { folderId: ids.folder, name: "Inter.woff2", assetId: font.id } })).status).toBe(201);
   const hbs = await api("/v1/templates", {
     key: a.key,
     body: { name: "Greeting", kind: "handlebars", folderId: ids.folder, content: { templateHtml: hbsHtml(logo.id), helpers: "function shout(s) { return String(s).toUpperCase(); }\n", partials: { sig: "<p>Regards</p>" }, stylesheets: ["site.css"], sampleData: [{ name: "Ann", data: { name: "Ann" } }] } },
@@ -85,9 +90,9 @@ describe("exports", () => {
     expect(files.get("brand/Greeting.template/partials/sig.hbs")!.toString()).toBe("<p>Regards</p>");
     expect(JSON.parse(files.get("Note.template/template.json")!.toString())).toMatchObject({ name: "Note", kind: "component", content: { composition: {} } });
     const manifest = JSON.parse(files.get("folio.json")!.toString());
-    expect(manifest.assetFiles).toEqual({ "brand/logo.png": ids.logo });
+    expect(Object.keys(manifest.assetFiles).sort()).toEqual(["brand/Inter.woff2", "brand/logo.png"]);
     expect(files.get(manifest.assets[ids.logo!].path)!.equals(PNG_1X1)).toBe(true);
-    expect(Object.values(manifest.assets as Record<string, { kind: string }>).map((x) => x.kind).sort()).toEqual(["image", "workbook"]);
+    expect(Object.values(manifest.assets as Record<string, { kind: string }>).map((x) => x.kind).sort()).toEqual(["font", "image", "workbook"]);
   });
 
   it("of one folder has the folder as its top, and needs asset:manage when it holds uploads", async () => {
@@ -127,6 +132,9 @@ describe("imports", () => {
     expect(pdfText(pdfB.bytes)).toContain("Hello Bo");
     expect(pdfImages(pdfB.bytes)).toEqual(pdfImages(pdfA.bytes));
     expect(pdfImages(pdfB.bytes)).toHaveLength(1);
+    // The heading's font came through the imported stylesheet and font file.
+    expect(pdfFonts(pdfB.bytes)).toEqual(pdfFonts(pdfA.bytes));
+    expect(pdfFonts(pdfB.bytes).some((f) => /Inter/i.test(f))).toBe(true);
     // The workbook template fills from the imported workbook.
     const sheet = done.body.templates.find((t: { name: string }) => t.name === "Sheet").id as string;
     const xlsx = await postFile(`/v1/templates/${sheet}/preview`, b.key, { format: "xlsx", data: { number: "N-1", lines: [] } });
@@ -146,7 +154,7 @@ describe("imports", () => {
     }
     expect(again.get("brand/site.css")!.equals(first.get("brand/site.css")!)).toBe(true);
     const audit = await api("/v1/audit-events?limit=5", { key: b.key });
-    expect(audit.body.items.find((e: { action: string }) => e.action === "workspace.import").details).toMatchObject({ label: "from staging", templates: { created: 3 }, assets: { created: 2 } });
+    expect(audit.body.items.find((e: { action: string }) => e.action === "workspace.import").details).toMatchObject({ label: "from staging", templates: { created: 3 }, assets: { created: 3 } });
   });
 
   it("skips, renames or replaces what exists, and reuses uploads it already holds", async () => {
@@ -155,10 +163,10 @@ describe("imports", () => {
     expect((await api("/v1/workspace-folders/import", { key: c.key, body })).status).toBe(200);
     const skip = await api("/v1/workspace-folders/import", { key: c.key, body });
     expect(skip.body.templates.map((t: { action: string }) => t.action)).toEqual(["skip", "skip", "skip"]);
-    expect(skip.body.assets.map((x: { action: string }) => x.action)).toEqual(["reuse", "reuse"]);
+    expect(skip.body.assets.map((x: { action: string }) => x.action)).toEqual(["reuse", "reuse", "reuse"]);
     const renamed = await api("/v1/workspace-folders/import", { key: c.key, body: { ...body, onConflict: "rename" } });
     expect(renamed.body.templates.map((t: { as: string }) => t.as).sort()).toEqual(["Greeting (2)", "Note (2)", "Sheet (2)"]);
-    expect(renamed.body.files.map((f: { as: string }) => f.as).sort()).toEqual(["logo (2).png", "site (2).css"]);
+    expect(renamed.body.files.map((f: { as: string }) => f.as).sort()).toEqual(["Inter (2).woff2", "logo (2).png", "site (2).css"]);
     const replaced = await api("/v1/workspace-folders/import", { key: c.key, body: { ...body, onConflict: "replace" } });
     expect(replaced.body.templates.map((t: { action: string }) => t.action)).toEqual(["replace", "replace", "replace"]);
     const note = replaced.body.templates.find((t: { name: string }) => t.name === "Note").id;
