@@ -6,7 +6,7 @@ import { joinPdfs } from "../batches/combine";
 import { parseFont } from "../render-engine/font-parse";
 import { postProcessPdf } from "../render-engine/pdf";
 import { stampWithPdfLib } from "../render-engine/pdf-stamp";
-import { fillWorkbook, planWorkbook, type WorkbookPlan } from "../workbooks/fill";
+import { fillWorkbook, planWorkbook, type FillImage, type WorkbookPlan } from "../workbooks/fill";
 import { readArchive } from "../archives/read";
 import { ZipWriter } from "../zip/zip";
 
@@ -24,5 +24,5 @@ export const jobs = {
     for (const [name, data] of entries) w.add(name, typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
     return Buffer.concat(w.finish());
   },
-  fillWorkbook: async (bytes: Uint8Array, plan: WorkbookPlan, values: Record<string, string>) => Buffer.concat(await fillWorkbook(bytes, plan, values)),
+  fillWorkbook: async (bytes: Uint8Array, plan: WorkbookPlan, values: Record<string, string>, images: Record<string, FillImage>) => Buffer.concat(await fillWorkbook(bytes, plan, values, images)),
 };

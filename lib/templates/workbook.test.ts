@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { workspaces } from "@/lib/db/schema";
-import { uploadAsset } from "@/lib/testing/assets";
+import { PNG_1X1, uploadAsset } from "@/lib/testing/assets";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { invoiceWorkbook, readWorkbook } from "@/lib/testing/workbooks";
@@ -74,7 +74,7 @@ describe("workbook templates", () => {
     expectError(await post(`/v1/templates/${other.body.id}/preview`, w.key, { format: "xlsx" }), 404, "NOT_FOUND");
   });
 
-  it("refuses a workbook that is not one, an asset of another kind, and a bomb, each with a clear 400 naming it", async () => {
+  it("refuses a file that is not a workbook (400 naming why) and a workbook asset that does not exist (naming the field)", async () => {
     const image = await uploadAsset(w.key, { kind: "workbook", mediaType: XLSX, filename: "fake.xlsx", bytes: Buffer.from("not a zip at all") });
     const fake = await api("/v1/templates", { key: w.key, body: { name: "Fake", kind: "workbook", content: { workbook: { assetId: image.id } } } });
     expect(fake.status, fake.text).toBe(201);
@@ -98,6 +98,24 @@ describe("workbook templates", () => {
     await db().update(workspaces).set({ documentsPerMonth: null }).where(eq(workspaces.id, full.id));
     await full.suspend();
     expectError(await post(`/v1/templates/${t.body.id}/preview`, full.key, { format: "xlsx", data }), 403, "FORBIDDEN");
+  });
+
+  it("places an image asset a cell names, and the published version keeps it after the asset is deleted", async () => {
+    const logo = await uploadAsset(w.key, { kind: "image", mediaType: "image/png", filename: "logo.png", bytes: PNG_1X1 });
+    const book = invoiceWorkbook({ extraStrings: [`{{sheetImage "${logo.id}"}}`], rows: `<row r="12"><c r="B12" t="s"><v>12</v></c></row>` });
+    const id = (await uploadAsset(w.key, { kind: "workbook", mediaType: XLSX, bytes: book })).id;
+    const t = await api("/v1/templates", { key: w.key, body: { name: "Sheet with logo", kind: "workbook", content: { workbook: { assetId: id } } } });
+    const preview = await post(`/v1/templates/${t.body.id}/preview`, w.key, { format: "xlsx", data });
+    expect(preview.status, preview.text).toBe(200);
+    expect(readWorkbook(preview.bytes).parts.get(`xl/media/folio-${logo.id}.png`)!.equals(PNG_1X1)).toBe(true);
+    expect((await api(`/v1/templates/${t.body.id}/versions`, { key: w.key, body: { expectedRevision: 1 } })).status).toBe(201);
+    expect((await api(`/v1/assets/${logo.id}`, { key: w.key, method: "DELETE" })).status).toBe(200);
+    const report = await post("/v1/reports/render", w.key, { format: "xlsx", template: { name: "Sheet with logo" }, data });
+    expect(report.status, report.text).toBe(200);
+    expect(readWorkbook(report.bytes).parts.get(`xl/media/folio-${logo.id}.png`)!.equals(PNG_1X1)).toBe(true);
+    // The draft now names a deleted image: a preview says which cell.
+    const e = expectError(await post(`/v1/templates/${t.body.id}/preview`, w.key, { format: "xlsx", data }), 400, "ASSET_INVALID");
+    expect(e.details).toEqual([{ path: "sheet Invoice, cell B12", message: `no asset ${logo.id} in this workspace` }]);
   });
 
   it("names the sheet and cell of a placeholder's syntax error at publish", async () => {

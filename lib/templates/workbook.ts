@@ -13,7 +13,7 @@ import { AppError, fromZodError } from "../errors";
 import type { SandboxConsoleEntry } from "../sandbox";
 import { fillWorkbookFile, placeholdersOf, planOf, workbookBytes } from "../workbooks";
 import { workbookValues } from "../workbooks/values";
-import { checkContentExtras, refuseProtoNames, templateContentExtras, templateData } from "./content-extras";
+import { checkContentExtras, contentImages, refuseProtoNames, templateContentExtras, templateData } from "./content-extras";
 import { checkTemplateData } from "./data-check";
 import { HANDLEBARS_LIMITS, Partials, SampleData, Scripts, source } from "./handlebars-schema";
 import { parsedOnce } from "./parsed-once";
@@ -56,6 +56,12 @@ export function parseWorkbookContent(content: unknown): WorkbookContent {
  * workspace. Stored with a version (its blob kept while the version exists, spec: Versioning 5).
  */
 export async function workbookResources(ex: Executor, workspaceId: string, content: WorkbookContent): Promise<TemplateResources> {
+  const ref = await workbookAsset(ex, workspaceId, content);
+  return { stylesheets: [], files: [ref], images: await workbookImages(ex, workspaceId, content, ref) };
+}
+
+/** The uploaded workbook a draft names: a ready asset of kind workbook in the workspace (ASSET_INVALID otherwise). */
+async function workbookAsset(ex: Executor, workspaceId: string, content: WorkbookContent): Promise<AssetRef> {
   const id = content.workbook.assetId;
   const [a] = await repo.findAssets(ex, workspaceId, [id]);
   const path = "workbook.assetId";
@@ -63,8 +69,32 @@ export async function workbookResources(ex: Executor, workspaceId: string, conte
   if (!a) throw refuse(`no asset ${id} in this workspace`);
   if (a.kind !== "workbook") throw refuse(`asset ${id} is a ${a.kind}, not a workbook (.xlsx)`);
   if (a.state !== "ready") throw refuse(`asset ${id} has not been uploaded yet`);
-  const ref: AssetRef = { name: "workbook", key: blobKey(workspaceId, a.sha256), mediaType: a.mediaType, size: a.size, sha256: a.sha256, label: id };
-  return { stylesheets: [], files: [ref], images: {} };
+  return { name: "workbook", key: blobKey(workspaceId, a.sha256), mediaType: a.mediaType, size: a.size, sha256: a.sha256, label: id };
+}
+
+/**
+ * The images `{{sheetImage …}}` may place: image assets named literally in the workbook's cells and
+ * the image content fields' values, as Handlebars templates name theirs (docs/api.md), each a
+ * ready PNG or JPEG of the workspace; a version keeps them as it keeps a template's images.
+ */
+async function workbookImages(ex: Executor, workspaceId: string, content: WorkbookContent, workbook: AssetRef): Promise<Record<string, AssetRef>> {
+  const plan = await planOf(await workbookBytes(workbook), workbook.sha256);
+  const named = new Map<string, string>();
+  for (const s of plan.sheets) for (const r of s.rows) for (const c of r.cells) for (const m of c.source.match(/\bast_[0-9A-Za-z]{8,64}\b/g) ?? []) if (!named.has(m)) named.set(m, `sheet ${s.name}, cell ${c.ref}`);
+  for (const [id, where] of contentImages(content)) if (!named.has(id)) named.set(id, where);
+  if (!named.size) return {};
+  const found = new Map((await repo.findAssets(ex, workspaceId, [...named.keys()])).map((x) => [x.id, x]));
+  const problems: { path: string; message: string }[] = [];
+  const images: Record<string, AssetRef> = {};
+  for (const [id, where] of named) {
+    const x = found.get(id);
+    if (!x) problems.push({ path: where, message: `no asset ${id} in this workspace` });
+    else if (x.kind !== "image") problems.push({ path: where, message: `asset ${id} is a ${x.kind}; a workbook shows PNG and JPEG images` });
+    else if (x.state !== "ready") problems.push({ path: where, message: `asset ${id} has not been uploaded yet` });
+    else images[id] = { name: id, key: blobKey(workspaceId, x.sha256), mediaType: x.mediaType, size: x.size, sha256: x.sha256, label: id };
+  }
+  if (problems.length) throw new AppError("ASSET_INVALID", `An image the workbook names cannot be used: ${problems[0]!.path}: ${problems[0]!.message}`, { details: problems });
+  return images;
 }
 
 function workbookRef(resources: TemplateResources): AssetRef {
@@ -80,7 +110,7 @@ const codeOf = (c: WorkbookContent) => ({ helpers: c.helpers, partials: c.partia
  * sandbox, none of it run), so a version never fails every report for a typo in a cell.
  */
 export async function checkWorkbookTemplate(ex: Executor, workspaceId: string, content: WorkbookContent): Promise<void> {
-  const ref = workbookRef(await workbookResources(ex, workspaceId, content));
+  const ref = await workbookAsset(ex, workspaceId, content);
   const bytes = await workbookBytes(ref);
   await workbookValues(await planOf(bytes, ref.sha256), codeOf(content), {}, { compileOnly: true });
 }
@@ -89,7 +119,7 @@ export type WorkbookFile = { bytes: Uint8Array; console: SandboxConsoleEntry[]; 
 
 async function fill(content: WorkbookContent, resources: TemplateResources, data: Record<string, unknown>, lang: string) {
   await checkTemplateData(content.dataSchema, data);
-  return fillWorkbookFile(workbookRef(resources), codeOf(content), templateData(content, data, lang));
+  return fillWorkbookFile(workbookRef(resources), codeOf(content), templateData(content, data, lang), Object.values(resources.images));
 }
 
 const versionContent = parsedOnce(WorkbookContent);
@@ -126,7 +156,7 @@ export type WorkbookPlaceholders = { sheets: { name: string; rows: { row: number
  */
 export async function workbookPlaceholders(ctx: Ctx, assetId: string): Promise<WorkbookPlaceholders> {
   requireScope(ctx, "template:read");
-  const plan = await placeholdersOf(workbookRef(await workbookResources(db(), ctx.workspaceId, { workbook: { assetId } })));
+  const plan = await placeholdersOf(await workbookAsset(db(), ctx.workspaceId, { workbook: { assetId } }));
   return {
     sheets: plan.sheets.map((s) => ({ name: s.name, rows: s.rows.map((r) => ({ row: r.row, ...(r.each ? { each: r.each } : {}), cells: r.cells.map((c) => ({ ref: c.ref, source: c.source })) })) })),
     placeholders: plan.placeholders,

@@ -11,7 +11,7 @@ const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xm
 const REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-export type InvoiceWorkbookOptions = { extraStrings?: string[]; rows?: string };
+export type InvoiceWorkbookOptions = { extraStrings?: string[]; rows?: string; sheet2Rows?: string };
 
 /** The invoice workbook (see the file's comment). Row 4 repeats over `lines`. */
 export function invoiceWorkbook(options: InvoiceWorkbookOptions = {}): Buffer {
@@ -28,7 +28,7 @@ export function invoiceWorkbook(options: InvoiceWorkbookOptions = {}): Buffer {
 <row r="8" spans="1:5"><c r="A8" t="s"><v>${s("Thank you, {{customer.name}}!")}</v></c><c r="E8"><f t="shared" si="0"/><v>1</v></c></row>${options.rows ?? ""}
 </sheetData><conditionalFormatting sqref="D4:D4"><cfRule type="expression" dxfId="0" priority="1"><formula>D4&gt;100</formula></cfRule></conditionalFormatting><mergeCells count="2"><mergeCell ref="A8:D8"/><mergeCell ref="B4:B4"/></mergeCells><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/><drawing r:id="rId1"/><tableParts count="1"><tablePart r:id="rId2"/></tableParts></worksheet>`;
   const sheet2 = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<worksheet ${NS}><dimension ref="A1"/><sheetData><row r="1"><c r="A1" t="s"><v>${s("Region")}</v></c></row></sheetData></worksheet>`;
+<worksheet ${NS}><dimension ref="A1"/><sheetData><row r="1"><c r="A1" t="s"><v>${s("Region")}</v></c></row>${options.sheet2Rows ?? ""}</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`;
   const files: [string, string][] = [
     [
       "[Content_Types].xml",

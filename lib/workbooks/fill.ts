@@ -179,6 +179,9 @@ function unescapeHandlebars(s: string): string {
   return s.replace(/&(amp|lt|gt|quot|#x27|#x60|#x3D);/g, (_, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#x60": "`", "#x3D": "=" })[e]!);
 }
 
+/** What `{{sheetImage id}}` writes (source.ts): the cell is left empty and the image placed at it. */
+export const IMAGE_MARK = /^\s*folio-image:(ast_[0-9A-Za-z]{8,64})\s*$/;
+
 const NUMBER = /^-?(?:0|[1-9]\d{0,14})(?:\.\d+)?(?:[eE][+-]?\d{1,3})?$/;
 const ONE_EXPRESSION = /^\s*\{\{\{?[^#/>!{}][^{}]*\}?\}\}\s*$/;
 
@@ -199,7 +202,7 @@ function decodeValues(plan: SheetPlan, text: string): string[][][] {
 function valueCell(cell: Cell, ref: string, source: string, value: string | undefined): string {
   let tag = setAttr(setAttr(cell.tag, "r", ref), "t", undefined);
   if (tag.endsWith("/>")) tag = `${tag.slice(0, -2)}>`;
-  if (value === undefined || value === "") return `${tag.replace(/>$/, "/>")}`;
+  if (value === undefined || value === "" || IMAGE_MARK.test(value)) return `${tag.replace(/>$/, "/>")}`;
   if (ONE_EXPRESSION.test(source) && NUMBER.test(value.trim())) return `${tag}<v>${value.trim()}</v></c>`;
   const space = /^\s|\s$|\n/.test(value) ? ' xml:space="preserve"' : "";
   return `${setAttr(tag, "t", "inlineStr")}<is><t${space}>${escapeXml(value)}</t></is></c>`;
@@ -249,7 +252,7 @@ function isInMerges(tail: string, at: number): boolean {
 }
 
 /** The parts of the sheet after its rows, with merged cells of repeated rows repeated and every range moved. */
-function movedTail(tail: string, map: RowMap, loops: Map<number, number>, ctx: RefContext): string {
+function movedTail(tail: string, map: RowMap, loops: Map<number, number>, ctx: RefContext, addDrawing?: string): string {
   let out = tail.replace(/(\s(?:sqref|ref))="([^"]*)"/g, (whole, name: string, value: string, at: number) =>
     isInMerges(tail, at) ? whole : `${name}="${moveSqref(value, map)}"`,
   );
@@ -270,11 +273,16 @@ function movedTail(tail: string, map: RowMap, loops: Map<number, number>, ctx: R
   });
   out = out.replace(/(<xm:sqref>)([^<]*)(<\/xm:sqref>)/g, (_, a: string, v: string, b: string) => `${a}${moveSqref(v, map)}${b}`);
   out = out.replace(/(<(formula|formula1|formula2|xm:f)>)([\s\S]*?)(<\/\2>)/g, (_, a: string, _n: string, v: string, b: string) => `${a}${escapeXml(moveFormula(unescapeXml(v), ctx))}${b}`);
+  if (addDrawing) {
+    // The schema's order: drawing comes before these, or last.
+    const next = /<(legacyDrawing|legacyDrawingHF|picture|oleObjects|controls|webPublishItems|tableParts|extLst)\b|<\/worksheet>/.exec(out);
+    out = next ? `${out.slice(0, next.index)}${addDrawing}${out.slice(next.index)}` : `${out}${addDrawing}`;
+  }
   return out;
 }
 
 /** A sheet written row by row: what a 10,000-row report streams into the zip without holding it whole. */
-function* sheetPieces(sheet: Sheet, plan: SheetPlan | undefined, values: string[][][], map: RowMap, ctx: RefContext): Generator<string> {
+function* sheetPieces(sheet: Sheet, plan: SheetPlan | undefined, values: string[][][], map: RowMap, ctx: RefContext, addDrawing?: string): Generator<string> {
   const planByRow = new Map(plan?.rows.map((r, i) => [r.row, i]) ?? []);
   const loops = new Map<number, number>();
   plan?.rows.forEach((r, i) => {
@@ -303,7 +311,7 @@ function* sheetPieces(sheet: Sheet, plan: SheetPlan | undefined, values: string[
       yield `${xml}</row>`;
     }
   }
-  yield movedTail(sheet.tail, map, loops, ctx);
+  yield movedTail(sheet.tail, map, loops, ctx, addDrawing);
 }
 
 /** A drawing's anchors moved: an image or chart below a repeated row moves down with its rows. */
@@ -320,7 +328,7 @@ function movedDrawing(xml: string, map: RowMap): string {
  * The filled workbook: `values` holds, by sheet part, what the sandbox returned for that sheet's
  * template rows (source.ts). Returns the new file's bytes in pieces, in order.
  */
-export async function fillWorkbook(bytes: Uint8Array, plan: WorkbookPlan, values: Record<string, string>): Promise<Buffer[]> {
+export async function fillWorkbook(bytes: Uint8Array, plan: WorkbookPlan, values: Record<string, string>, images: Record<string, FillImage> = {}): Promise<Buffer[]> {
   const book = new Workbook(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const plans = new Map(plan.sheets.map((s) => [s.path, s]));
   const decoded = new Map<string, string[][][]>();
@@ -343,12 +351,32 @@ export async function fillWorkbook(bytes: Uint8Array, plan: WorkbookPlan, values
   }
   const calcChain = [...relationships(book.text("xl/_rels/workbook.xml.rels")!, "xl/").values()].find((r) => CALC_CHAIN.test(r.type))?.target ?? "xl/calcChain.xml";
   const everywhere: RefContext = { own: undefined, sheets: byName };
+  // Images: each sheet's {{sheetImage}} cells, the drawing each sheet has, and the parts that place them.
+  const drawingOf = (sheetPath: string) => {
+    const rels = book.text(relsPathOf(sheetPath));
+    return rels ? [...relationships(rels, folderOf(sheetPath)).values()].find((r) => /\/drawing$/.test(r.type))?.target : undefined;
+  };
+  const readMoved = (name: string) => {
+    const t = book.text(name);
+    const map = maps.get(sheetOfPart.get(name) ?? "");
+    return t !== undefined && map?.moves && /^xl\/drawings\/[^/]+\.xml$/.test(name) ? movedDrawing(t, map) : t;
+  };
+  const img = imageParts(
+    book.sheets.map((s) => ({ path: s.path, placements: placements(plans.get(s.path), decoded.get(s.path)!, maps.get(s.path)!) })),
+    images,
+    readMoved,
+    drawingOf,
+  );
   const out = new ZipWriter();
   for (const e of book.entries) {
     const name = e.name;
     if (name === calcChain) continue;
-    if (name === "[Content_Types].xml") {
-      out.add(name, book.text(name)!.replace(new RegExp(`<Override[^>]*PartName="/${calcChain.replace(/[.]/g, "\\.")}"[^>]*/>`), ""));
+    const replaced = img.parts.get(name);
+    if (replaced !== undefined) {
+      out.add(name, typeof replaced === "string" ? replaced : Buffer.from(replaced.buffer, replaced.byteOffset, replaced.byteLength));
+      img.parts.delete(name);
+    } else if (name === "[Content_Types].xml") {
+      out.add(name, img.contentTypes(book.text(name)!.replace(new RegExp(`<Override[^>]*PartName="/${calcChain.replace(/[.]/g, "\\.")}"[^>]*/>`), "")));
     } else if (name === "xl/_rels/workbook.xml.rels") {
       out.add(name, book.text(name)!.replace(/<Relationship\b[^>]*\/calcChain"[^>]*\/>/, ""));
     } else if (name === "xl/workbook.xml") {
@@ -360,7 +388,7 @@ export async function fillWorkbook(bytes: Uint8Array, plan: WorkbookPlan, values
     } else if (maps.has(name) && (plans.get(name)?.rows.length || anyMoves)) {
       const map = maps.get(name)!;
       const sheet = parseSheet(book.text(name)!, book.sharedStrings);
-      await out.addStream(name, sheetPieces(sheet, plans.get(name), decoded.get(name)!, map, { own: map, sheets: byName }));
+      await out.addStream(name, sheetPieces(sheet, plans.get(name), decoded.get(name)!, map, { own: map, sheets: byName }, img.addDrawing.get(name)));
     } else if (anyMoves && /^xl\/tables\/[^/]+\.xml$/.test(name) && maps.get(sheetOfPart.get(name) ?? "")?.moves) {
       const map = maps.get(sheetOfPart.get(name)!)!;
       out.add(name, book.text(name)!.replace(/(<(?:table|autoFilter)\b[^>]*\sref=")([^"]*)(")/g, (_, a: string, v: string, b: string) => `${a}${moveRange(v, map)}${b}`));
@@ -379,5 +407,157 @@ export async function fillWorkbook(bytes: Uint8Array, plan: WorkbookPlan, values
       out.add(name, xml);
     } else out.addRaw(e);
   }
+  // New parts: the images, and drawings and relationships the workbook did not have.
+  for (const [name, data] of img.parts) out.add(name, typeof data === "string" ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   return out.finish();
+}
+
+// --- Images placed by {{sheetImage id}} ---
+
+/** An image a fill may place: the bytes of an image asset the template names (its version keeps them). */
+export type FillImage = { bytes: Uint8Array; mediaType: string };
+
+type Placement = { col: number; row: number; id: string };
+
+/** Where each `{{sheetImage}}` of a sheet lands: its cell's column and output row. */
+function placements(plan: SheetPlan | undefined, values: string[][][], map: RowMap): Placement[] {
+  const out: Placement[] = [];
+  plan?.rows.forEach((r, i) => {
+    values[i]!.forEach((copy, k) => {
+      r.cells.forEach((c, j) => {
+        const m = IMAGE_MARK.exec(copy[j] ?? "");
+        if (m) out.push({ col: c.col, row: map.first(r.row) + k, id: m[1]! });
+      });
+    });
+  });
+  return out;
+}
+
+/** A PNG's or JPEG's size in pixels (its header), or a square inch when it cannot be read. */
+export function pixelSize(bytes: Uint8Array): { width: number; height: number } {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (b.length > 24 && b.readUInt32BE(0) === 0x89504e47) return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  if (b.length > 4 && b[0] === 0xff && b[1] === 0xd8) {
+    for (let at = 2; at + 9 < b.length; ) {
+      if (b[at] !== 0xff) break;
+      const marker = b[at + 1]!;
+      const length = b.readUInt16BE(at + 2);
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { width: b.readUInt16BE(at + 7), height: b.readUInt16BE(at + 5) };
+      at += 2 + length;
+    }
+  }
+  return { width: 96, height: 96 };
+}
+
+const REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const IMAGE_REL = `${REL_NS}/image`;
+const DRAWING_REL = `${REL_NS}/drawing`;
+const EMU_PER_PIXEL = 9525;
+/** The largest an image is drawn at, in pixels, keeping its proportions. */
+const MAX_IMAGE_PX = 600;
+
+/** A picture anchored at a cell, drawn at its own size (at most MAX_IMAGE_PX on its longer side). */
+function pictureAnchor(p: Placement, rId: string, n: number, size: { width: number; height: number }): string {
+  const scale = Math.min(1, MAX_IMAGE_PX / Math.max(size.width, size.height, 1));
+  const cx = Math.round(size.width * scale * EMU_PER_PIXEL);
+  const cy = Math.round(size.height * scale * EMU_PER_PIXEL);
+  return (
+    `<xdr:oneCellAnchor><xdr:from><xdr:col>${p.col - 1}</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>${p.row - 1}</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from><xdr:ext cx="${cx}" cy="${cy}"/>` +
+    `<xdr:pic><xdr:nvPicPr><xdr:cNvPr id="${n}" name="Picture ${n}"/><xdr:cNvPicPr><a:picLocks noChangeAspect="1"/></xdr:cNvPicPr></xdr:nvPicPr>` +
+    `<xdr:blipFill><a:blip xmlns:r="${REL_NS}" r:embed="${rId}"/><a:stretch><a:fillRect/></a:stretch></xdr:blipFill>` +
+    `<xdr:spPr><a:prstGeom prst="rect"><a:avLst/></a:prstGeom></xdr:spPr></xdr:pic><xdr:clientData/></xdr:oneCellAnchor>`
+  );
+}
+
+/** A relationships part with these relationships added (a new part when `xml` is undefined). */
+function withRelationships(xml: string | undefined, add: { id: string; type: string; target: string }[]): string {
+  const base = xml ?? `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>`;
+  const rels = add.map((r) => `<Relationship Id="${r.id}" Type="${r.type}" Target="${escapeXml(r.target)}"/>`).join("");
+  return base.replace(/<\/Relationships>\s*$/, `${rels}</Relationships>`);
+}
+
+/** A relationship id not used in `xml`: rIdFolio1, rIdFolio2, … */
+function freeRelId(xml: string | undefined, taken: Set<string>): string {
+  for (let n = 1; ; n++) {
+    const id = `rIdFolio${n}`;
+    if (!taken.has(id) && !(xml ?? "").includes(`Id="${id}"`)) {
+      taken.add(id);
+      return id;
+    }
+  }
+}
+
+/** The parts a fill changes or adds to place its images, by part name, and the sheets' new drawing elements. */
+export type ImageParts = { parts: Map<string, string | Uint8Array>; addDrawing: Map<string, string>; contentTypes: (xml: string) => string };
+
+/**
+ * The parts that place each sheet's images: the images under xl/media, each sheet's drawing (its
+ * own, with pictures added, or a new one with the sheet's relationship to it), the drawings'
+ * relationships, and the content types of what is new. `drawingXml` reads a part as the fill
+ * would write it (moved anchors included). Throws WorkbookError for an image the template does
+ * not name.
+ */
+export function imageParts(
+  sheets: { path: string; placements: Placement[] }[],
+  images: Record<string, FillImage>,
+  read: (name: string) => string | undefined,
+  drawingOf: (sheetPath: string) => string | undefined,
+): ImageParts {
+  const parts = new Map<string, string | Uint8Array>();
+  const addDrawing = new Map<string, string>();
+  const overrides: string[] = [];
+  const extensions = new Map<string, string>();
+  const media = new Map<string, string>();
+  let drawings = 0;
+  let pictures = 1000;
+  for (const s of sheets) {
+    if (!s.placements.length) continue;
+    let drawing = drawingOf(s.path);
+    let drawingXml = drawing ? (parts.get(drawing) as string | undefined) ?? read(drawing) : undefined;
+    if (!drawing || drawingXml === undefined) {
+      do drawing = `xl/drawings/drawingFolio${++drawings}.xml`;
+      while (read(drawing) !== undefined);
+      drawingXml = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main"></xdr:wsDr>`;
+      overrides.push(`<Override PartName="/${drawing}" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/>`);
+      const sheetRels = relsPathOf(s.path);
+      const current = (parts.get(sheetRels) as string | undefined) ?? read(sheetRels);
+      const rId = freeRelId(current, new Set());
+      parts.set(sheetRels, withRelationships(current, [{ id: rId, type: DRAWING_REL, target: `../drawings/${drawing.slice("xl/drawings/".length)}` }]));
+      addDrawing.set(s.path, `<drawing r:id="${rId}"/>`);
+    }
+    const drawingRels = relsPathOf(drawing);
+    let rels = (parts.get(drawingRels) as string | undefined) ?? read(drawingRels);
+    const taken = new Set<string>();
+    const anchors: string[] = [];
+    const added: { id: string; type: string; target: string }[] = [];
+    const relOfImage = new Map<string, string>();
+    for (const p of s.placements) {
+      const image = images[p.id];
+      if (!image) throw new WorkbookError(`{{sheetImage}} names ${p.id}, which is not one of the template's images (name an image asset literally in a cell, or through an image content field)`);
+      const ext = image.mediaType === "image/jpeg" ? "jpeg" : "png";
+      let target = media.get(p.id);
+      if (!target) {
+        target = `xl/media/folio-${p.id}.${ext}`;
+        media.set(p.id, target);
+        parts.set(target, image.bytes);
+        extensions.set(ext, image.mediaType);
+      }
+      let rId = relOfImage.get(p.id);
+      if (!rId) {
+        rId = freeRelId(rels, taken);
+        relOfImage.set(p.id, rId);
+        added.push({ id: rId, type: IMAGE_REL, target: `../media/${target.slice("xl/media/".length)}` });
+      }
+      anchors.push(pictureAnchor(p, rId, ++pictures, pixelSize(image.bytes)));
+    }
+    rels = withRelationships(rels, added);
+    parts.set(drawingRels, rels);
+    parts.set(drawing, drawingXml.replace(/<\/xdr:wsDr>\s*$/, `${anchors.join("")}</xdr:wsDr>`));
+  }
+  const contentTypes = (xml: string) => {
+    let out = xml;
+    for (const [ext, type] of extensions) if (!new RegExp(`<Default[^>]*Extension="${ext}"`, "i").test(out)) out = out.replace(/<Override\b|<\/Types>/, (m) => `<Default Extension="${ext}" ContentType="${type}"/>${m}`);
+    return out.replace(/<\/Types>/, `${overrides.join("")}</Types>`);
+  };
+  return { parts, addDrawing, contentTypes };
 }

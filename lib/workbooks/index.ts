@@ -13,7 +13,7 @@ import { fileStore } from "../files/store";
 import { HelperPool } from "../offload/pool";
 import { isHelperJobError, isHelperLimitError, isPoolBusyError } from "../processes/pool";
 import { currentTenant } from "../processes/tenant";
-import type { WorkbookPlan } from "./fill";
+import type { FillImage, WorkbookPlan } from "./fill";
 import { workbookValues, type WorkbookCode } from "./values";
 import type { SandboxConsoleEntry } from "../sandbox";
 
@@ -87,11 +87,15 @@ async function readAll(stream: Readable): Promise<Buffer> {
  * The filled workbook: `data` (already shaped: content fields, checked against the data schema)
  * through the template's code in the sandbox, then written into the workbook.
  */
-export async function fillWorkbookFile(ref: AssetRef, code: WorkbookCode, data: unknown): Promise<{ bytes: Uint8Array; console: SandboxConsoleEntry[] }> {
+export async function fillWorkbookFile(ref: AssetRef, code: WorkbookCode, data: unknown, images: AssetRef[] = []): Promise<{ bytes: Uint8Array; console: SandboxConsoleEntry[] }> {
   const bytes = await workbookBytes(ref);
   const plan = await planOf(bytes, ref.sha256);
   const { values, console } = await workbookValues(plan, code, data);
-  const filled = await inHelper<Uint8Array>("fillWorkbook", [bytes, plan, values]);
+  // The images the values place (only those: a template may name many), read and checked as the workbook is.
+  const placed = new Set(Object.values(values).flatMap((v) => [...v.matchAll(/folio-image:(ast_[0-9A-Za-z]{8,64})/g)].map((m) => m[1]!)));
+  const loaded: Record<string, FillImage> = {};
+  for (const r of images) if (placed.has(r.name)) loaded[r.name] = { bytes: await workbookBytes(r), mediaType: r.mediaType };
+  const filled = await inHelper<Uint8Array>("fillWorkbook", [bytes, plan, values, loaded]);
   return { bytes: filled, console };
 }
 

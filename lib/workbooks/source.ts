@@ -9,7 +9,7 @@
 import { CELL_MARK, ROW_MARK, type SheetPlan, type WorkbookPlan } from "./fill";
 
 /** The helper each cell's value goes through (appended to helpers.js: a later declaration wins). */
-export const CELL_HELPER = `\nfunction __folioCell(options) { return String(options.fn(this)).replace(/[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff]/g, ""); }\n`;
+export const CELL_HELPER = `\nfunction __folioCell(options) { return String(options.fn(this)).replace(/[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\ufffe\\uffff]/g, ""); } function sheetImage(id) { return "folio-image:" + String(id); }\n`;
 
 export type SheetStep = { name: string; source: string; path: string; cells: string[] };
 

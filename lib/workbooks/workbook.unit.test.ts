@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { rejected } from "../testing/app-error";
 import { invoiceWorkbook, readWorkbook } from "../testing/workbooks";
 import { stopSandbox } from "../sandbox";
-import { fillWorkbook, planWorkbook, WorkbookError } from "./fill";
+import { fillWorkbook, pixelSize, planWorkbook, WorkbookError, type FillImage } from "./fill";
+import { PNG_1X1 } from "../testing/assets";
 import { workbookValues, type WorkbookCode } from "./values";
 import { readZip } from "../zip/zip";
 
@@ -16,10 +17,10 @@ afterAll(() => stopSandbox());
 
 const invoice = { number: "INV-7", customer: { name: "Ann & Co <Ltd>" }, lines: [{ name: "Paper", qty: 2, price: 3.5 }, { name: "Ink", qty: 1, price: 20 }, { name: "Pens", qty: 10, price: 0.25 }] };
 
-async function filled(data: unknown, code: WorkbookCode = {}, bytes = invoiceWorkbook()) {
+async function filled(data: unknown, code: WorkbookCode = {}, bytes = invoiceWorkbook(), images: Record<string, FillImage> = {}) {
   const plan = planWorkbook(bytes);
   const { values } = await workbookValues(plan, code, data);
-  return { bytes: Buffer.concat(await fillWorkbook(bytes, plan, values)), plan };
+  return { bytes: Buffer.concat(await fillWorkbook(bytes, plan, values, images)), plan };
 }
 
 describe("workbook templates", () => {
@@ -115,6 +116,32 @@ describe("workbook templates", () => {
     expect(() => planWorkbook(Buffer.from("PK\u0003\u0004 not a zip"))).toThrow(WorkbookError);
     const unclosed = invoiceWorkbook({ extraStrings: ["{{#each items}}{{a}}"], rows: `<row r="12"><c r="B12" t="s"><v>12</v></c></row>` });
     expect(() => planWorkbook(unclosed)).toThrow(/sheet "Invoice", cell B12: \{\{#each items\}\} repeats the row only when the row's last placeholder cell ends with \{\{\/each\}\}/);
+  });
+
+  it("places images where {{sheetImage}} stands: in the sheet's drawing, moved with its rows, or in a drawing of its own", async () => {
+    const logo = "ast_logo12345678";
+    const bytes = invoiceWorkbook({
+      extraStrings: ['{{sheetImage "ast_logo12345678"}}', "{{sheetImage content.logo}}"],
+      rows: `<row r="12"><c r="B12" s="1" t="s"><v>12</v></c></row>`,
+      sheet2Rows: `<row r="3"><c r="C3" t="s"><v>13</v></c></row>`,
+    });
+    const book = readWorkbook((await filled({ ...invoice, content: { logo } }, {}, bytes, { [logo]: { bytes: PNG_1X1, mediaType: "image/png" } })).bytes);
+    expect(book.parts.get(`xl/media/folio-${logo}.png`)!.equals(PNG_1X1)).toBe(true);
+    // Sheet 1 had a drawing (the chart): the picture joins it, at B14 (row 12 moved by the two rows added).
+    const drawing = book.text("xl/drawings/drawing1.xml");
+    expect(drawing).toContain("<c:chart");
+    expect(drawing).toMatch(/<xdr:oneCellAnchor><xdr:from><xdr:col>1<\/xdr:col><xdr:colOff>0<\/xdr:colOff><xdr:row>13<\/xdr:row>[\s\S]*r:embed="rIdFolio1"/);
+    expect(book.text("xl/drawings/_rels/drawing1.xml.rels")).toContain(`<Relationship Id="rIdFolio1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/image" Target="../media/folio-${logo}.png"/>`);
+    expect(book.cells("xl/worksheets/sheet1.xml").get("B14")).toEqual({ value: undefined, formula: undefined, type: undefined, style: "1" });
+    // Sheet 2 had none: a drawing of its own, named by the sheet, with a content type.
+    expect(book.text("xl/worksheets/sheet2.xml")).toMatch(/<pageMargins [^>]*\/><drawing r:id="rIdFolio1"\/><\/worksheet>/);
+    expect(book.text("xl/worksheets/_rels/sheet2.xml.rels")).toContain('Target="../drawings/drawingFolio1.xml"');
+    expect(book.text("xl/drawings/drawingFolio1.xml")).toMatch(/<xdr:col>2<\/xdr:col><xdr:colOff>0<\/xdr:colOff><xdr:row>2<\/xdr:row>/);
+    const types = book.text("[Content_Types].xml");
+    expect(types).toContain('<Default Extension="png" ContentType="image/png"/>');
+    expect(types).toContain('<Override PartName="/xl/drawings/drawingFolio1.xml" ContentType="application/vnd.openxmlformats-officedocument.drawing+xml"/>');
+    expect(pixelSize(PNG_1X1)).toEqual({ width: 1, height: 1 });
+    await expect(filled({ ...invoice, content: { logo: "ast_other1234567" } }, {}, bytes, { [logo]: { bytes: PNG_1X1, mediaType: "image/png" } })).rejects.toThrow(/names ast_other1234567, which is not one of the template's images/);
   });
 
   it("streams a sheet of 10,000 rows", async () => {
