@@ -174,6 +174,30 @@ describe("imports", () => {
     expect((await templateNames(c)).length).toBe(6);
   });
 
+  it("publishes what it imports when asked (template:publish), in the same transaction, and refuses a syntax error before writing anything", async () => {
+    const f = await createTestWorkspace();
+    const done = await api("/v1/reports/import", { key: f.key, body: { archive: exported.toString("base64"), publish: true, label: "release 7" } });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.templates.map((t: { version: number }) => t.version)).toEqual([1, 1, 1]);
+    const report = await postFile("/v1/reports/render", f.key, { format: "html", template: { name: "Greeting" }, data: { name: "Cy" } });
+    expect(report.bytes.toString()).toContain("Hello Cy");
+    const reports = (await api("/v1/reports", { key: f.key })).body.items.map((r: { name: string; formats: string[] }) => [r.name, r.formats.join()]);
+    expect(reports).toEqual([["Greeting", "pdf,png,html"], ["Note", "pdf,png,html"], ["Sheet", "xlsx"]]);
+    const writer = await f.newKey(["template:write", "template:read", "asset:manage"]);
+    expectError(await api("/v1/reports/import", { key: writer.secret, body: { archive: exported.toString("base64"), publish: true } }), 403, "FORBIDDEN");
+    const g = await createTestWorkspace();
+    const broken = zipOf([
+      ["folio.json", JSON.stringify({ format: "folio-export", version: 1 })],
+      ["Ok.template/template.json", JSON.stringify({ name: "Ok", kind: "handlebars", content: {} })],
+      ["Ok.template/template.html", "<p>{{fine}}</p>"],
+      ["Typo.template/template.json", JSON.stringify({ name: "Typo", kind: "handlebars", content: {} })],
+      ["Typo.template/template.html", "<p>{{#if x}}never closed</p>"],
+    ]);
+    const e = expectError(await api("/v1/reports/import", { key: g.key, body: { archive: broken.toString("base64"), publish: true } }), 400, "BAD_REQUEST");
+    expect(e.message).toMatch(/^Typo.template: /);
+    expect(await templateNames(g)).toEqual([]);
+  });
+
   it("refuses hostile archives with a clear 400 and writes nothing", async () => {
     const d = await createTestWorkspace();
     const manifest = JSON.stringify({ format: "folio-export", version: 1 });

@@ -21,7 +21,10 @@ import { fileStore } from "../files/store";
 import { HelperPool } from "../offload/pool";
 import { isHelperJobError, isHelperLimitError, isPoolBusyError } from "../processes/pool";
 import { currentTenant } from "../processes/tenant";
-import { parseContentOf } from "../templates";
+import { parseContentOf, publishInTx } from "../templates";
+import { checkHandlebarsSyntax } from "../templates/handlebars";
+import { parseHandlebarsContent } from "../templates/handlebars-schema";
+import { checkWorkbookBytes, checkWorkbookTemplate, parseWorkbookContent } from "../templates/workbook";
 import * as templatesRepo from "../templates/repository";
 import { folderTree, lockWorkspaceFiles, type FolderTree } from "../workspace-files";
 import * as filesRepo from "../workspace-files/repository";
@@ -48,6 +51,8 @@ export const ImportInput = z.strictObject({
   onConflict: z.enum(["skip", "replace", "rename"]).default("skip"),
   /** A note of what this import is, kept in the audit log (spec: Limits > Imports and exports: 200 characters). */
   label: z.string().max(200).optional(),
+  /** Publish each template the import writes as its next version (template:publish), in the same transaction. */
+  publish: z.boolean().default(false),
 });
 export type ImportInput = z.infer<typeof ImportInput>;
 
@@ -57,7 +62,7 @@ export const ImportResult = z
     label: z.string().optional(),
     applied: z.boolean().meta({ description: "false for an inspect: nothing was written" }),
     folders: z.array(z.object({ path: z.string(), action: z.enum(["create", "exists"]) })),
-    templates: z.array(z.object({ path: z.string(), name: z.string(), kind: z.enum(["component", "handlebars", "workbook"]), action: z.enum(["create", "replace", "skip", "rename"]), as: z.string().optional(), id: z.string().optional() })),
+    templates: z.array(z.object({ path: z.string(), name: z.string(), kind: z.enum(["component", "handlebars", "workbook"]), action: z.enum(["create", "replace", "skip", "rename"]), as: z.string().optional(), id: z.string().optional(), version: z.number().int().optional() })),
     files: z.array(z.object({ path: z.string(), action: z.enum(["create", "replace", "skip", "rename"]), as: z.string().optional(), id: z.string().optional() })),
     assets: z.array(z.object({ filename: z.string(), kind: z.string(), size: z.number().int(), action: z.enum(["create", "reuse"]), id: z.string().optional() })),
   })
@@ -263,6 +268,35 @@ async function contentsOf(input: ImportInput, limits: ArchiveLimits, what: strin
   return inHelper<ArchiveContents>("readArchive", [bytes, limits]);
 }
 
+/** An error of one template of the archive, its message and details led by the template's folder in it. */
+async function named<T>(path: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (isAppError(e)) throw new AppError(e.code, `${path}: ${e.message}`, { details: e.details?.map((d) => ({ ...d, path: d.path ? `${path}/${d.path}` : path })) });
+    throw e;
+  }
+}
+
+/**
+ * Before an import that publishes: every Handlebars and workbook template's syntax, checked in the
+ * sandbox as publishing checks it, so that the transaction never waits on a sandbox job and a typo
+ * refuses the whole import (nothing written).
+ */
+async function checkSyntax(ctx: Ctx, contents: ArchiveContents): Promise<void> {
+  const brought = new Map(contents.assets.map((a) => [a.id, a]));
+  for (const t of contents.templates) {
+    const where = t.dir;
+    if (t.template.kind === "handlebars") {
+      await named(where, checkHandlebarsSyntax(parseHandlebarsContent(t.template.content)));
+    } else if (t.template.kind === "workbook") {
+      const content = parseWorkbookContent(t.template.content);
+      const own = brought.get(content.workbook.assetId);
+      await named(where, own ? checkWorkbookBytes(own.bytes, own.sha256, content) : checkWorkbookTemplate(db(), ctx.workspaceId, content));
+    }
+  }
+}
+
 const publicPlan = ({ label, applied, folders, templates, files, assets }: ImportResult): ImportResult => ({ ...(label !== undefined ? { label } : {}), applied, folders, templates, files, assets });
 
 /**
@@ -284,8 +318,10 @@ export async function inspectImport(ctx: Ctx, input: ImportInput, kind: "report"
  */
 export async function importArchive(ctx: Ctx, input: ImportInput, kind: "report" | "workspace"): Promise<ImportResult> {
   requireScope(ctx, "template:write", "import archives");
+  if (input.publish) requireScope(ctx, "template:publish", "publish the templates an import brings");
   const contents = await contentsOf(input, kind === "report" ? REPORT_ARCHIVE_LIMITS : WORKSPACE_ARCHIVE_LIMITS, kind === "report" ? "report archive" : "export");
   if (contents.assets.length) requireScope(ctx, "asset:manage", "import archives that bring uploaded files");
+  if (input.publish) await checkSyntax(ctx, contents);
   const actor = actorRef(ctx);
   const result = await withTx(async (tx) => {
     if (!(await repo.tryArchiveLock(tx, ctx.workspaceId))) throw busy();
@@ -353,13 +389,7 @@ export async function importArchive(ctx: Ctx, input: ImportInput, kind: "report"
     for (const [i, t] of plan.templates.entries()) {
       if (t.action === "skip") continue;
       const source = contents.templates[i]!;
-      let content: Record<string, unknown>;
-      try {
-        content = parseContentOf(source.template.kind, remap(source.template.content)) as Record<string, unknown>;
-      } catch (e) {
-        if (isAppError(e)) throw new AppError(e.code, `${t.path}: ${e.message}`, { details: e.details?.map((d) => ({ ...d, path: d.path ? `${t.path}/${d.path}` : t.path })) });
-        throw e;
-      }
+      const content = await named(t.path, (async () => parseContentOf(source.template.kind, remap(source.template.content)) as Record<string, unknown>)());
       if (t.action === "replace") {
         const current = await templatesRepo.findTemplate(tx, ctx.workspaceId, t.id!, true);
         const saved = await templatesRepo.saveDraft(tx, ctx.workspaceId, t.id!, current!.draftRevision, content);
@@ -368,6 +398,10 @@ export async function importArchive(ctx: Ctx, input: ImportInput, kind: "report"
         const row = await templatesRepo.insertTemplate(tx, { id: newId("tpl"), workspaceId: ctx.workspaceId, name: t.as ?? t.name, description: source.template.description, kind: source.template.kind, folderId: folderIdOf(source.folder), draft: content });
         await templatesRepo.insertRevision(tx, { id: newId("rev"), templateId: row.id, revision: 1, content, actorType: actor.type, actorId: actor.id });
         t.id = row.id;
+      }
+      if (input.publish) {
+        const row = await templatesRepo.findTemplate(tx, ctx.workspaceId, t.id!, true);
+        t.version = (await named(t.path, publishInTx(tx, ctx, row!))).version;
       }
     }
     const count = (items: { action: string }[], action: string) => items.filter((x) => x.action === action).length;

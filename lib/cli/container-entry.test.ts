@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findSystemUser } from "../private-files";
 import { killGroups, startUntilBanner, stopExpectingExit } from "../testing/banner-process";
-import { freePort, projectRoot } from "../testing/server";
+import { freePort, projectRoot, waitForHttp } from "../testing/server";
 
 /**
  * The container's entry (scripts/container-entry.sh), run here as the image runs it: a data folder
@@ -116,6 +116,8 @@ describe("the container's entry script", () => {
     const dbPassword = fs.readFileSync(path.join(dataDir, "postgres.password"), "utf8");
     expect(fs.statSync(dataDir).mode & 0o777).toBe(0o700);
 
+    // why wait: the banner says the web serves; the worker may still be launching its browser (a busy machine).
+    await waitForHttp(`http://127.0.0.1:${workerPort}/readyz`, undefined, 60_000);
     const worker = (await (await fetch(`http://127.0.0.1:${workerPort}/readyz`)).json()) as { browser?: { sandbox: boolean; separateUser: boolean } };
     if (asRoot) {
       const service = findSystemUser(SERVICE_USER)!;

@@ -312,32 +312,42 @@ export async function publish(ctx: Ctx, id: string, expectedRevision: number): P
     const t = await repo.findTemplate(tx, ctx.workspaceId, id, true);
     if (!t) throw notFound("template", id);
     const contentOnly = await publishable(tx, ctx, t, expectedRevision);
-    const resources = await draftResources(tx, ctx.workspaceId, t);
-    const blobs = blobsOf(resources);
-    const held = await repo.lockBlobs(tx, ctx.workspaceId, blobs);
-    const gone = [...new Map([...resources.files, ...Object.values(resources.images)].map((f) => [f.sha256, f])).values()].filter((f) => !held.has(f.sha256));
-    if (gone.length) {
-      // why: an asset deleted while this publish ran; its file may already be gone.
-      throw new AppError("ASSET_INVALID", `${gone[0]!.label} was deleted while the template was being published`, {
-        details: gone.map((f) => ({ message: `${f.label} was deleted while the template was being published` })),
-      });
-    }
-    const v = await repo.insertVersion(tx, {
-      id: newId("tv"),
-      templateId: id,
-      workspaceId: ctx.workspaceId,
-      version: await repo.nextVersion(tx, id),
-      revision: t.draftRevision,
-      name: t.name,
-      kind: t.kind,
-      content: t.draft,
-      resources,
-      contentOnly,
-    });
-    await repo.insertVersionBlobs(tx, v.id, ctx.workspaceId, blobs);
-    await recordAudit(tx, ctx, "template.publish", { type: "template", id }, { versionId: v.id, version: v.version, revision: v.revision, contentOnly });
-    return toVersion(v, false);
+    return publishInTx(tx, ctx, t, contentOnly);
   });
+}
+
+/**
+ * Publishing's writes, in the caller's transaction, for a draft whose syntax was checked: the next
+ * version with what the draft uses copied and its blobs held (an import that publishes runs this
+ * for each template it wrote, inside its own transaction). `t` was read FOR UPDATE in `tx`.
+ */
+export async function publishInTx(tx: Tx, ctx: Ctx, t: TemplateRow, contentOnly = false): Promise<TemplateVersion> {
+  const id = t.id;
+  const resources = await draftResources(tx, ctx.workspaceId, t);
+  const blobs = blobsOf(resources);
+  const held = await repo.lockBlobs(tx, ctx.workspaceId, blobs);
+  const gone = [...new Map([...resources.files, ...Object.values(resources.images)].map((f) => [f.sha256, f])).values()].filter((f) => !held.has(f.sha256));
+  if (gone.length) {
+    // why: an asset deleted while this publish ran; its file may already be gone.
+    throw new AppError("ASSET_INVALID", `${gone[0]!.label} was deleted while the template was being published`, {
+      details: gone.map((f) => ({ message: `${f.label} was deleted while the template was being published` })),
+    });
+  }
+  const v = await repo.insertVersion(tx, {
+    id: newId("tv"),
+    templateId: id,
+    workspaceId: ctx.workspaceId,
+    version: await repo.nextVersion(tx, id),
+    revision: t.draftRevision,
+    name: t.name,
+    kind: t.kind,
+    content: t.draft,
+    resources,
+    contentOnly,
+  });
+  await repo.insertVersionBlobs(tx, v.id, ctx.workspaceId, blobs);
+  await recordAudit(tx, ctx, "template.publish", { type: "template", id }, { versionId: v.id, version: v.version, revision: v.revision, contentOnly });
+  return toVersion(v, false);
 }
 
 /**

@@ -115,6 +115,11 @@ export async function checkWorkbookTemplate(ex: Executor, workspaceId: string, c
   await workbookValues(await planOf(bytes, ref.sha256), codeOf(content), {}, { compileOnly: true });
 }
 
+/** Publishing's check of a workbook whose bytes the caller holds (an import bringing its workbook along). */
+export async function checkWorkbookBytes(bytes: Uint8Array, sha256: string, content: WorkbookContent): Promise<void> {
+  await workbookValues(await planOf(bytes, sha256), codeOf(content), {}, { compileOnly: true });
+}
+
 export type WorkbookFile = { bytes: Uint8Array; console: SandboxConsoleEntry[]; templateId: string; name: string };
 
 async function fill(content: WorkbookContent, resources: TemplateResources, data: Record<string, unknown>, lang: string) {

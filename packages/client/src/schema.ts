@@ -2238,6 +2238,8 @@ export interface components {
              */
             onConflict?: "skip" | "replace" | "rename";
             label?: string;
+            /** @default false */
+            publish?: boolean;
         };
         PostReportsRenderBody: {
             /** @enum {string} */
@@ -3052,6 +3054,7 @@ export interface components {
                 action: "create" | "replace" | "skip" | "rename";
                 as?: string;
                 id?: string;
+                version?: number;
             }[];
             files: {
                 path: string;
