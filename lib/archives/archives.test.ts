@@ -70,6 +70,11 @@ beforeAll(async () => {
     body: { name: "Greeting", kind: "handlebars", folderId: ids.folder, content: { templateHtml: hbsHtml(logo.id), helpers: "function shout(s) { return String(s).toUpperCase(); }\n", partials: { sig: "<p>Regards</p>" }, stylesheets: ["site.css"], sampleData: [{ name: "Ann", data: { name: "Ann" } }] } },
   });
   expect(hbs.status, hbs.text).toBe(201);
+  ids.greeting = hbs.body.id;
+  // Published once, then edited: the export carries version 1 and the newer draft.
+  expect((await api(`/v1/templates/${hbs.body.id}/versions`, { key: a.key, body: { expectedRevision: 1 } })).status).toBe(201);
+  const draft = (await api(`/v1/templates/${hbs.body.id}`, { key: a.key })).body.draft;
+  expect((await api(`/v1/templates/${hbs.body.id}/draft`, { key: a.key, method: "PUT", body: { expectedRevision: 1, content: { ...draft, sampleData: [{ name: "Bo", data: { name: "Bo" } }] } } })).status).toBe(200);
   const comp = await api("/v1/templates", { key: a.key, body: { name: "Note", content: { composition: { root: { type: "text", text: { parts: ["Note for ", { path: ["name"] }] } } } } } });
   expect(comp.status, comp.text).toBe(201);
   const wb = await api("/v1/templates", { key: a.key, body: { name: "Sheet", kind: "workbook", content: { workbook: { assetId: book.id } } } });
@@ -98,7 +103,10 @@ describe("exports", () => {
   it("of one folder has the folder as its top, and needs asset:manage when it holds uploads", async () => {
     const res = await download(`/v1/workspace-folders/${ids.folder}/export`, a.key);
     expect(res.status).toBe(200);
-    expect([...entriesOf(res.bytes).keys()].filter((n) => !n.startsWith("assets/")).sort()).toEqual(["Greeting.template/helpers.js", "Greeting.template/partials/sig.hbs", "Greeting.template/template.html", "Greeting.template/template.json", "folio.json", "site.css"]);
+    const sources = ["helpers.js", "partials/sig.hbs", "template.html", "template.json"];
+    expect([...entriesOf(res.bytes).keys()].filter((n) => !n.startsWith("assets/")).sort()).toEqual(
+      [...sources.map((f) => `Greeting.template/${f}`), ...sources.map((f) => `Greeting.template/versions/1/${f}`), "folio.json", "site.css"].sort(),
+    );
     const reader = await a.newKey(["template:read"]);
     expectError(await download("/v1/workspace-folders/export", reader.secret), 403, "FORBIDDEN");
   });
@@ -118,6 +126,12 @@ describe("imports", () => {
     expect(done.status, done.text).toBe(200);
     expect(done.body.applied).toBe(true);
     expect(await templateNames(b)).toEqual(["Greeting", "Note", "Sheet"]);
+    // Greeting's published version came along, then its newer draft.
+    const item = done.body.templates.find((t: { name: string }) => t.name === "Greeting");
+    expect(item).toMatchObject({ versions: 1, version: 1 });
+    const versions = (await api(`/v1/templates/${item.id}/versions`, { key: b.key })).body.items;
+    expect(versions.map((v: { version: number }) => v.version)).toEqual([1]);
+    expect((await api(`/v1/templates/${item.id}`, { key: b.key })).body).toMatchObject({ draftRevision: 2, publishedVersion: 1, draft: { sampleData: [{ name: "Bo" }] } });
     const greeting = done.body.templates.find((t: { name: string }) => t.name === "Greeting").id as string;
     const newLogo = done.body.assets.find((x: { filename: string }) => x.filename === "logo.png").id as string;
     expect(newLogo).not.toBe(ids.logo);
@@ -178,7 +192,8 @@ describe("imports", () => {
     const f = await createTestWorkspace();
     const done = await api("/v1/reports/import", { key: f.key, body: { archive: exported.toString("base64"), publish: true, label: "release 7" } });
     expect(done.status, done.text).toBe(200);
-    expect(done.body.templates.map((t: { version: number }) => t.version)).toEqual([1, 1, 1]);
+    // Greeting's archived version 1, then its draft as version 2; the others' drafts as version 1.
+    expect(Object.fromEntries(done.body.templates.map((t: { name: string; version: number }) => [t.name, t.version]))).toEqual({ Greeting: 2, Note: 1, Sheet: 1 });
     const report = await postFile("/v1/reports/render", f.key, { format: "html", template: { name: "Greeting" }, data: { name: "Cy" } });
     expect(report.bytes.toString()).toContain("Hello Cy");
     const reports = (await api("/v1/reports", { key: f.key })).body.items.map((r: { name: string; formats: string[] }) => [r.name, r.formats.join()]);

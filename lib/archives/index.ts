@@ -11,7 +11,7 @@ import { z } from "zod";
 import { lockAssetStorage } from "../assets";
 import { insertAsset, insertBlob, maxStorageBytes, storedBytes } from "../assets/repository";
 import { recordAudit } from "../audit";
-import { actorRef, requireScope, type Ctx } from "../auth/context";
+import { actorRef, hasScope, requireScope, type Ctx } from "../auth/context";
 import { db, withTx, type Tx } from "../db/client";
 import { newId } from "../db/ids";
 import type { TemplateKind } from "../db/schema";
@@ -29,7 +29,7 @@ import * as templatesRepo from "../templates/repository";
 import { folderTree, lockWorkspaceFiles, type FolderTree } from "../workspace-files";
 import * as filesRepo from "../workspace-files/repository";
 import { textMediaType } from "../workspace-files/schemas";
-import { ASSET_ID, ASSETS_DIR, MANIFEST, safeName, TEMPLATE_SUFFIX, templateFiles, type Manifest } from "./layout";
+import { ASSET_ID, ASSETS_DIR, MANIFEST, safeName, TEMPLATE_SUFFIX, templateFiles, VERSIONS_DIR, type Manifest } from "./layout";
 import type { ArchiveContents, ArchiveLimits } from "./read";
 import * as repo from "./repository";
 
@@ -62,7 +62,7 @@ export const ImportResult = z
     label: z.string().optional(),
     applied: z.boolean().meta({ description: "false for an inspect: nothing was written" }),
     folders: z.array(z.object({ path: z.string(), action: z.enum(["create", "exists"]) })),
-    templates: z.array(z.object({ path: z.string(), name: z.string(), kind: z.enum(["component", "handlebars", "workbook"]), action: z.enum(["create", "replace", "skip", "rename"]), as: z.string().optional(), id: z.string().optional(), version: z.number().int().optional() })),
+    templates: z.array(z.object({ path: z.string(), name: z.string(), kind: z.enum(["component", "handlebars", "workbook"]), action: z.enum(["create", "replace", "skip", "rename"]), as: z.string().optional(), id: z.string().optional(), version: z.number().int().optional(), versions: z.number().int().meta({ description: "Published versions the archive holds for it; a new template gets them again when the caller has template:publish" }) })),
     files: z.array(z.object({ path: z.string(), action: z.enum(["create", "replace", "skip", "rename"]), as: z.string().optional(), id: z.string().optional() })),
     assets: z.array(z.object({ filename: z.string(), kind: z.string(), size: z.number().int(), action: z.enum(["create", "reuse"]), id: z.string().optional() })),
   })
@@ -139,6 +139,11 @@ export async function exportArchive(ctx: Ctx, folderId: string | null): Promise<
       }
     }
     const taken = new Set<string>();
+    const versionsOf = new Map<string, { version: number; name: string; kind: TemplateKind; content: Record<string, unknown> }[]>();
+    for (const v of await repo.allVersions(tx, ctx.workspaceId)) {
+      if (!versionsOf.has(v.templateId)) versionsOf.set(v.templateId, []);
+      versionsOf.get(v.templateId)!.push(v);
+    }
     for (const t of await repo.allTemplates(tx, ctx.workspaceId)) {
       const folder = within(t.folderId);
       if (folder === undefined) continue;
@@ -147,6 +152,10 @@ export async function exportArchive(ctx: Ctx, folderId: string | null): Promise<
       taken.add(dir.toLowerCase());
       for (const [file, text] of templateFiles({ name: t.name, kind: t.kind, description: t.description, content: t.draft })) entries.push([`${dir}/${file}`, text]);
       for (const id of JSON.stringify(t.draft).match(ASSET_ID) ?? []) wanted.add(id);
+      for (const v of versionsOf.get(t.id) ?? []) {
+        for (const [file, text] of templateFiles({ name: v.name, kind: v.kind, description: t.description, content: v.content })) entries.push([`${dir}/${VERSIONS_DIR}${v.version}/${file}`, text]);
+        for (const id of JSON.stringify(v.content).match(ASSET_ID) ?? []) wanted.add(id);
+      }
     }
     const found = (await repo.assetsByIds(tx, ctx.workspaceId, [...wanted])).filter((a) => a.state === "ready");
     if (found.length) requireScope(ctx, "asset:manage", "export folders that hold uploaded files");
@@ -217,16 +226,16 @@ async function planImport(ex: Tx | ReturnType<typeof db>, ctx: Ctx, input: Impor
     const path = t.dir;
     if (!existing) {
       names.set(t.template.name.toLowerCase(), { id: "", kind: t.template.kind, draftRevision: 0 });
-      return { path, name: t.template.name, kind: t.template.kind, action: "create" };
+      return { path, name: t.template.name, kind: t.template.kind, action: "create", versions: t.versions.length };
     }
-    if (input.onConflict === "skip") return { path, name: t.template.name, kind: t.template.kind, action: "skip" };
+    if (input.onConflict === "skip") return { path, name: t.template.name, kind: t.template.kind, action: "skip", versions: t.versions.length };
     if (input.onConflict === "replace") {
       if (existing.kind !== t.template.kind) throw new AppError("CONFLICT", `${path}: the template ${t.template.name} here is a ${existing.kind} template; a ${t.template.kind} template cannot replace it (import with onConflict "rename")`);
-      return { path, name: t.template.name, kind: t.template.kind, action: "replace", id: existing.id };
+      return { path, name: t.template.name, kind: t.template.kind, action: "replace", id: existing.id, versions: t.versions.length };
     }
     const as = freeName(t.template.name, (n) => names.has(n.toLowerCase()), false);
     names.set(as.toLowerCase(), { id: "", kind: t.template.kind, draftRevision: 0 });
-    return { path, name: t.template.name, kind: t.template.kind, action: "rename", as };
+    return { path, name: t.template.name, kind: t.template.kind, action: "rename", as, versions: t.versions.length };
   });
 
   const files: Plan["files"] = [...contents.texts.map((f) => ({ path: f.path, kind: "text" as const })), ...contents.assetFiles.map((f) => ({ path: f.path, kind: "asset" as const }))].map((f) => {
@@ -285,12 +294,12 @@ async function named<T>(path: string, work: Promise<T>): Promise<T> {
  */
 async function checkSyntax(ctx: Ctx, contents: ArchiveContents): Promise<void> {
   const brought = new Map(contents.assets.map((a) => [a.id, a]));
-  for (const t of contents.templates) {
-    const where = t.dir;
-    if (t.template.kind === "handlebars") {
-      await named(where, checkHandlebarsSyntax(parseHandlebarsContent(t.template.content)));
-    } else if (t.template.kind === "workbook") {
-      const content = parseWorkbookContent(t.template.content);
+  const all = contents.templates.flatMap((t) => [{ where: t.dir, template: t.template }, ...t.versions.map((v) => ({ where: `${t.dir}/${VERSIONS_DIR}${v.version}`, template: v.template }))]);
+  for (const { where, template } of all) {
+    if (template.kind === "handlebars") {
+      await named(where, (async () => checkHandlebarsSyntax(parseHandlebarsContent(template.content)))());
+    } else if (template.kind === "workbook") {
+      const content = await named(where, (async () => parseWorkbookContent(template.content))());
       const own = brought.get(content.workbook.assetId);
       await named(where, own ? checkWorkbookBytes(own.bytes, own.sha256, content) : checkWorkbookTemplate(db(), ctx.workspaceId, content));
     }
@@ -321,7 +330,7 @@ export async function importArchive(ctx: Ctx, input: ImportInput, kind: "report"
   if (input.publish) requireScope(ctx, "template:publish", "publish the templates an import brings");
   const contents = await contentsOf(input, kind === "report" ? REPORT_ARCHIVE_LIMITS : WORKSPACE_ARCHIVE_LIMITS, kind === "report" ? "report archive" : "export");
   if (contents.assets.length) requireScope(ctx, "asset:manage", "import archives that bring uploaded files");
-  if (input.publish) await checkSyntax(ctx, contents);
+  if (input.publish || (hasScope(ctx, "template:publish") && contents.templates.some((t) => t.versions.length))) await checkSyntax(ctx, contents);
   const actor = actorRef(ctx);
   const result = await withTx(async (tx) => {
     if (!(await repo.tryArchiveLock(tx, ctx.workspaceId))) throw busy();
@@ -385,24 +394,50 @@ export async function importArchive(ctx: Ctx, input: ImportInput, kind: "report"
       }
     }
 
-    // Templates: their drafts, checked as a save checks them; errors name the archive's folder.
+    // Templates: checked as a save checks them (errors name the archive's folder). A new template
+    // gets the archive's published versions again, oldest first, each a revision published in
+    // turn, when the caller may publish (spec: Scopes); then its draft.
+    const mayPublish = hasScope(ctx, "template:publish");
+    /** One more revision of template `id` with this content (the first makes the template). */
+    const saveRevision = async (id: string | undefined, content: Record<string, unknown>, make: () => Promise<string>): Promise<string> => {
+      if (id === undefined) {
+        const made = await make();
+        await templatesRepo.insertRevision(tx, { id: newId("rev"), templateId: made, revision: 1, content, actorType: actor.type, actorId: actor.id });
+        return made;
+      }
+      const current = await templatesRepo.findTemplate(tx, ctx.workspaceId, id, true);
+      const saved = await templatesRepo.saveDraft(tx, ctx.workspaceId, id, current!.draftRevision, content);
+      await templatesRepo.insertRevision(tx, { id: newId("rev"), templateId: id, revision: saved!.draftRevision, content, actorType: actor.type, actorId: actor.id });
+      return id;
+    };
+    const publishNow = async (id: string, where: string) => {
+      const row = await templatesRepo.findTemplate(tx, ctx.workspaceId, id, true);
+      return (await named(where, publishInTx(tx, ctx, row!))).version;
+    };
     for (const [i, t] of plan.templates.entries()) {
       if (t.action === "skip") continue;
       const source = contents.templates[i]!;
-      const content = await named(t.path, (async () => parseContentOf(source.template.kind, remap(source.template.content)) as Record<string, unknown>)());
-      if (t.action === "replace") {
-        const current = await templatesRepo.findTemplate(tx, ctx.workspaceId, t.id!, true);
-        const saved = await templatesRepo.saveDraft(tx, ctx.workspaceId, t.id!, current!.draftRevision, content);
-        await templatesRepo.insertRevision(tx, { id: newId("rev"), templateId: t.id!, revision: saved!.draftRevision, content, actorType: actor.type, actorId: actor.id });
-      } else {
-        const row = await templatesRepo.insertTemplate(tx, { id: newId("tpl"), workspaceId: ctx.workspaceId, name: t.as ?? t.name, description: source.template.description, kind: source.template.kind, folderId: folderIdOf(source.folder), draft: content });
-        await templatesRepo.insertRevision(tx, { id: newId("rev"), templateId: row.id, revision: 1, content, actorType: actor.type, actorId: actor.id });
-        t.id = row.id;
+      const parse = (where: string, kindOf: TemplateKind, raw: Record<string, unknown>) => {
+        if (kindOf !== source.template.kind) throw new AppError("BAD_REQUEST", `${where}: a ${kindOf} version of a ${source.template.kind} template`);
+        return named(where, (async () => parseContentOf(kindOf, remap(raw)) as Record<string, unknown>)());
+      };
+      const content = await parse(t.path, source.template.kind, source.template.content);
+      const make = async () =>
+        (await templatesRepo.insertTemplate(tx, { id: newId("tpl"), workspaceId: ctx.workspaceId, name: t.as ?? t.name, description: source.template.description, kind: source.template.kind, folderId: folderIdOf(source.folder), draft: content })).id;
+      let id = t.action === "replace" ? t.id : undefined;
+      let last: string | undefined;
+      if (t.action !== "replace" && mayPublish) {
+        for (const v of source.versions) {
+          const where = `${t.path}/${VERSIONS_DIR}${v.version}`;
+          const vc = await parse(where, v.template.kind, v.template.content);
+          id = await saveRevision(id, vc, async () => (await templatesRepo.insertTemplate(tx, { id: newId("tpl"), workspaceId: ctx.workspaceId, name: t.as ?? t.name, description: source.template.description, kind: source.template.kind, folderId: folderIdOf(source.folder), draft: vc })).id);
+          t.version = await publishNow(id, where);
+          last = JSON.stringify(vc);
+        }
       }
-      if (input.publish) {
-        const row = await templatesRepo.findTemplate(tx, ctx.workspaceId, t.id!, true);
-        t.version = (await named(t.path, publishInTx(tx, ctx, row!))).version;
-      }
+      if (last !== JSON.stringify(content)) id = await saveRevision(id, content, make);
+      t.id = id;
+      if (input.publish && last !== JSON.stringify(content)) t.version = await publishNow(id!, t.path);
     }
     const count = (items: { action: string }[], action: string) => items.filter((x) => x.action === action).length;
     await recordAudit(tx, ctx, kind === "report" ? "report_archive.import" : "workspace.import", { type: "workspace", id: ctx.workspaceId }, {

@@ -5,7 +5,8 @@
  * content's settings) and its sources as files of their own (template.html, header.html,
  * footer.html, helpers.js, partials/<name>.hbs, scripts/<NN>-<name>.js); uploaded files are under
  * `assets/<asset id>/<filename>`, and `folio.json` says what each asset is and which workspace
- * files name one. Pure functions: the export writes with them, the helpers read with them.
+ * files name one. A template's published versions are in `versions/<n>/` of its folder, each laid
+ * out as the template itself. Pure functions: the export writes with them, the helpers read with them.
  */
 import { z } from "zod";
 import { assetKinds } from "../db/schema/assets";
@@ -14,6 +15,7 @@ import { templateKinds, type TemplateKind } from "../db/schema/templates";
 export const MANIFEST = "folio.json";
 export const ASSETS_DIR = "assets/";
 export const TEMPLATE_SUFFIX = ".template";
+export const VERSIONS_DIR = "versions/";
 
 /** A fault of an archive's contents: its message names the entry (400 BAD_REQUEST for callers). */
 export class ArchiveError extends Error {

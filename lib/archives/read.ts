@@ -9,7 +9,7 @@
 import crypto from "node:crypto";
 import { MAX_TEXT_FILE_CHARS } from "../workspace-files/schemas";
 import { MAX_FILE_NAME, MAX_FOLDER_DEPTH, MAX_FOLDER_NAME, nameProblem } from "../workspace-files/paths";
-import { ArchiveError, ASSETS_DIR, Manifest, MANIFEST, TEMPLATE_SUFFIX, templateFromFiles, type TemplateJson } from "./layout";
+import { ArchiveError, ASSETS_DIR, Manifest, MANIFEST, TEMPLATE_SUFFIX, templateFromFiles, VERSIONS_DIR, type TemplateJson } from "./layout";
 import { inflate, readZip, ZipError, type ZipLimits } from "../zip/zip";
 
 export type ArchiveLimits = {
@@ -25,7 +25,8 @@ export type ArchiveContents = {
   /** Every folder path the archive holds, parents first. */
   folders: string[];
   texts: { path: string; content: string }[];
-  templates: { dir: string; folder: string; template: TemplateJson }[];
+  /** Templates with their published versions (oldest first), as the archive holds them. */
+  templates: { dir: string; folder: string; template: TemplateJson; versions: { version: number; template: TemplateJson }[] }[];
   assets: { id: string; kind: Manifest["assets"][string]["kind"]; mediaType: string; filename: string; sha256: string; size: number; bytes: Uint8Array }[];
   assetFiles: { path: string; assetId: string }[];
 };
@@ -131,7 +132,25 @@ export function readArchive(bytes: Uint8Array, limits: ArchiveLimits): ArchiveCo
     addFolders(parentOf(e.name));
     texts.push({ path: e.name, content });
   }
-  const templates = [...templateFiles].map(([dir, files]) => ({ dir, folder: parentOf(dir), template: templateFromFiles(dir, files) }));
+  const templates = [...templateFiles].map(([dir, files]) => {
+    const own = new Map<string, string>();
+    const versions = new Map<number, Map<string, string>>();
+    for (const [file, content] of files) {
+      const v = new RegExp(`^${VERSIONS_DIR}(\\d{1,6})/(.+)$`).exec(file);
+      if (!v) own.set(file, content);
+      else {
+        const n = Number(v[1]);
+        if (!versions.has(n)) versions.set(n, new Map());
+        versions.get(n)!.set(v[2]!, content);
+      }
+    }
+    return {
+      dir,
+      folder: parentOf(dir),
+      template: templateFromFiles(dir, own),
+      versions: [...versions].sort(([a], [b]) => a - b).map(([version, vf]) => ({ version, template: templateFromFiles(`${dir}/${VERSIONS_DIR}${version}`, vf) })),
+    };
+  });
   const assets: ArchiveContents["assets"] = Object.entries(manifest.assets).map(([id, a]) => {
     const b = assetBytes.get(id);
     if (!b) throw new ArchiveError(`${MANIFEST}: asset ${id} is at ${a.path}, which the archive does not hold`);

@@ -4,7 +4,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Executor } from "../db/client";
-import { assets, templates, workspaceFiles } from "../db/schema";
+import { assets, templates, templateVersions, workspaceFiles } from "../db/schema";
 
 /**
  * spec: Limits > Request rates: one import or export at a time per workspace. A try-lock held by
@@ -20,6 +20,15 @@ export function allTemplates(ex: Executor, workspaceId: string) {
     .select({ id: templates.id, name: templates.name, kind: templates.kind, description: templates.description, folderId: templates.folderId, draft: templates.draft, draftRevision: templates.draftRevision })
     .from(templates)
     .where(eq(templates.workspaceId, workspaceId));
+}
+
+/** Every published version of the workspace's templates, oldest first per template. */
+export function allVersions(ex: Executor, workspaceId: string) {
+  return ex
+    .select({ templateId: templateVersions.templateId, version: templateVersions.version, name: templateVersions.name, kind: templateVersions.kind, content: templateVersions.content })
+    .from(templateVersions)
+    .where(eq(templateVersions.workspaceId, workspaceId))
+    .orderBy(templateVersions.templateId, templateVersions.version);
 }
 
 export function allFiles(ex: Executor, workspaceId: string) {
