@@ -28,12 +28,6 @@ export const WORKBOOK_TIMEOUT_MS = 30_000;
 let pool: HelperPool | undefined;
 const helpers = () => (pool ??= new HelperPool({ name: "workbooks", warmHelpers: 1, maxHelpers: 2, memoryMb: WORKBOOK_HELPER_MEMORY_MB, timeoutMs: WORKBOOK_TIMEOUT_MS }));
 
-/** Ends the helpers (tests, the web's stop). */
-export async function closeWorkbookHelpers(): Promise<void> {
-  await pool?.close();
-  pool = undefined;
-}
-
 /** A helper's failure as the caller's error: the workbook's own fault 400, a limit 400 LIMIT_EXCEEDED, a full pool 429. */
 function helperError(e: unknown): unknown {
   if (isHelperJobError(e) && e.remoteName === "WorkbookError") return new AppError("BAD_REQUEST", e.message);
