@@ -118,8 +118,16 @@ export type HandlebarsContent = z.infer<typeof HandlebarsContent>;
  */
 export function parseHandlebarsContent(content: unknown): HandlebarsContent {
   refuseProtoNames(content, ["partials", "translations"]);
+  return parseWithLimits(HandlebarsContent, content);
+}
+
+/**
+ * Content checked by `schema`, its errors naming the field under `content`: 400 LIMIT_EXCEEDED for
+ * a size or count limit (issues marked `limit`, or too_big), BAD_REQUEST otherwise.
+ */
+export function parseWithLimits<T extends z.ZodType>(schema: T, content: unknown): z.infer<T> {
   try {
-    return HandlebarsContent.parse(content);
+    return schema.parse(content);
   } catch (e) {
     if (!(e instanceof ZodError)) throw e;
     const err = fromZodError(e, ["content"]);

@@ -4,18 +4,18 @@
  * beforeRender scripts for them. They render XLSX only, through previews and the Reports API; the
  * fill itself is lib/workbooks (helpers for the bytes, the sandbox for the values).
  */
-import { z, ZodError } from "zod";
+import { z } from "zod";
 import { blobKey, type AssetRef } from "../documents/asset-refs";
 import { requireScope, type Ctx } from "../auth/context";
 import { db, type Executor } from "../db/client";
 import type { TemplateRow, TemplateVersionRow } from "../db/schema";
-import { AppError, fromZodError } from "../errors";
+import { AppError } from "../errors";
 import type { SandboxConsoleEntry } from "../sandbox";
 import { fillWorkbookFile, placeholdersOf, planOf, workbookBytes } from "../workbooks";
 import { workbookValues } from "../workbooks/values";
 import { checkContentExtras, contentImages, refuseProtoNames, templateContentExtras, templateData } from "./content-extras";
 import { checkTemplateData } from "./data-check";
-import { HANDLEBARS_LIMITS, Partials, SampleData, Scripts, source } from "./handlebars-schema";
+import { HANDLEBARS_LIMITS, parseWithLimits, Partials, SampleData, Scripts, source } from "./handlebars-schema";
 import { parsedOnce } from "./parsed-once";
 import * as repo from "./repository";
 import { heldResources, type TemplateResources } from "./resources";
@@ -40,15 +40,7 @@ export type WorkbookContent = z.infer<typeof WorkbookContent>;
 /** Validates workbook content at save; errors name the field under `content` (limits 400 LIMIT_EXCEEDED). */
 export function parseWorkbookContent(content: unknown): WorkbookContent {
   refuseProtoNames(content, ["partials"]);
-  try {
-    return WorkbookContent.parse(content);
-  } catch (e) {
-    if (!(e instanceof ZodError)) throw e;
-    const err = fromZodError(e, ["content"]);
-    const first = e.issues[0]?.code === "invalid_key" ? e.issues[0].issues[0] : e.issues[0];
-    const overLimit = first?.code === "too_big" || (first?.code === "custom" && (first.params as { limit?: boolean } | undefined)?.limit === true);
-    throw overLimit ? new AppError("LIMIT_EXCEEDED", err.message, { details: err.details }) : err;
-  }
+  return parseWithLimits(WorkbookContent, content);
 }
 
 /**
