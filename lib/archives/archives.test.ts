@@ -229,6 +229,12 @@ describe("imports", () => {
       const e = expectError(await api("/v1/workspace-folders/import", { key: d.key, body: { archive: zip.toString("base64") } }), 400, "BAD_REQUEST");
       expect(e.message).toMatch(message);
     }
+    // An upload that says it is an image but is HTML (served from Folio's origin it would run there), and two templates of one name.
+    const html = JSON.stringify({ format: "folio-export", version: 1, assets: { ast_evil1234567: { path: "assets/ast_evil1234567/x.png", kind: "image", mediaType: "text/html", filename: "x.png" } } });
+    const evil = zipOf([["folio.json", html], ["assets/ast_evil1234567/x.png", "<script>alert(1)</script>"]]);
+    expect(expectError(await api("/v1/workspace-folders/import", { key: d.key, body: { archive: evil.toString("base64") } }), 400, "BAD_REQUEST").message).toMatch(/asset ast_evil1234567: a image is image\/png or image\/jpeg, not text\/html/);
+    const twice = zipOf([["folio.json", manifest], ["A.template/template.json", JSON.stringify({ name: "Same", kind: "component", content: { composition: { root: { type: "text", text: "a" } } } })], ["B.template/template.json", JSON.stringify({ name: "same", kind: "component", content: { composition: { root: { type: "text", text: "b" } } } })]]);
+    expect(expectError(await api("/v1/workspace-folders/import", { key: d.key, body: { archive: twice.toString("base64"), onConflict: "replace" } }), 400, "BAD_REQUEST").message).toMatch(/another template of the archive in its top folder is named same/);
     // A template whose content a save refuses: named, and the files before it in the archive are not written either.
     const bad = zipOf([["folio.json", manifest], ["good.css", "x"], ["Bad.template/template.json", JSON.stringify({ name: "Bad", kind: "component", content: { composition: 5 } })]]);
     const e = expectError(await api("/v1/workspace-folders/import", { key: d.key, body: { archive: bad.toString("base64") } }), 400, "BAD_REQUEST");
@@ -237,7 +243,7 @@ describe("imports", () => {
     expect((await api("/v1/workspace-files", { key: d.key })).body.items).toEqual([]);
     // 10,001 entries, and a report archive over 20 MB once decoded.
     const many = zipOf([["folio.json", manifest], ...Array.from({ length: 10_000 }, (_, i) => [`f${i}.css`, ""] as [string, string])]);
-    expect(expectError(await api("/v1/reports/import", { key: d.key, body: { archive: many.toString("base64") } }), 400, "BAD_REQUEST").message).toMatch(/10,001 entries/);
+    expect(expectError(await api("/v1/reports/import", { key: d.key, body: { archive: many.toString("base64") } }), 400, "LIMIT_EXCEEDED").message).toMatch(/10,001 entries/);
     const huge = zipOf([["folio.json", manifest], ["noise.bin", randomBytes(21_000_000)]]);
     expect(huge.length).toBeGreaterThan(20_000_000);
     const over = expectError(await api("/v1/reports/import/inspect", { key: d.key, body: { archive: huge.toString("base64") } }), 400, "BAD_REQUEST");
@@ -254,6 +260,9 @@ describe("imports", () => {
       expect(res.headers.get("retry-after")).toBeNull();
       expectError(await download("/v1/workspace-folders/export", e.key), 429, "RATE_LIMITED");
     });
+    // A folder an import could not take back (the name uploads are kept under) is refused at export, naming it.
+    expect((await api("/v1/workspace-folders", { key: e.key, body: { name: "Assets" } })).status).toBe(201);
+    expect(expectError(await download("/v1/workspace-folders/export", e.key), 409, "CONFLICT").message).toMatch(/Assets at the top has a name Folio's exports keep for themselves/);
     const writer = await e.newKey(["template:write", "template:read"]);
     expectError(await api("/v1/workspace-folders/import", { key: writer.secret, body: { archive: exported.toString("base64") } }), 403, "FORBIDDEN");
     expect(await templateNames(e)).toEqual([]);

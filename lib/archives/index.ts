@@ -8,7 +8,9 @@
  */
 import type { Readable } from "node:stream";
 import { z } from "zod";
-import { lockAssetStorage } from "../assets";
+import { lockAssetStorage, MAX_ASSET_BYTES } from "../assets";
+import { kindMediaTypes } from "../assets/kinds";
+import { filenameProblem } from "../assets/schemas";
 import { insertAsset, insertBlob, maxStorageBytes, storedBytes } from "../assets/repository";
 import { recordAudit } from "../audit";
 import { actorRef, hasScope, requireScope, type Ctx } from "../auth/context";
@@ -29,6 +31,7 @@ import * as templatesRepo from "../templates/repository";
 import { folderTree, lockWorkspaceFiles, type FolderTree } from "../workspace-files";
 import * as filesRepo from "../workspace-files/repository";
 import { textMediaType } from "../workspace-files/schemas";
+import { MAX_FOLDER_DEPTH } from "../workspace-files/paths";
 import { ASSET_ID, ASSETS_DIR, MANIFEST, safeName, TEMPLATE_SUFFIX, templateFiles, VERSIONS_DIR, type Manifest } from "./layout";
 import type { ArchiveContents, ArchiveLimits } from "./read";
 import * as repo from "./repository";
@@ -80,6 +83,7 @@ async function inHelper<T>(job: string, args: unknown[]): Promise<T> {
   try {
     return await helpers().run<T>(job, args, { tenant: currentTenant() });
   } catch (e) {
+    if (isHelperJobError(e) && e.remoteName === "ArchiveLimitError") throw new AppError("LIMIT_EXCEEDED", e.message);
     if (isHelperJobError(e) && (e.remoteName === "ArchiveError" || e.remoteName === "ZipError")) throw new AppError("BAD_REQUEST", e.message);
     if (isHelperLimitError(e)) throw new AppError("LIMIT_EXCEEDED", "The archive could not be read within 60 s and 1.5 GiB");
     if (isPoolBusyError(e)) throw new AppError("RATE_LIMITED", e.message);
@@ -123,15 +127,27 @@ export async function exportArchive(ctx: Ctx, folderId: string | null): Promise<
       return names.slice(rootNames.length).join("/");
     };
     const manifest: Manifest = { format: "folio-export", version: 1, exportedAt: new Date().toISOString(), root: rootNames.join("/"), assets: {}, assetFiles: {} };
+    const unexportable = (path: string, isFolder: boolean) => {
+      const top = !path.includes("/");
+      if (top && (path.toLowerCase() === MANIFEST || path.toLowerCase() === ASSETS_DIR.slice(0, -1))) return `${path} at the top has a name Folio's exports keep for themselves`;
+      if (isFolder && lastOf(path).toLowerCase().endsWith(TEMPLATE_SUFFIX)) return `the folder ${path} ends in ${TEMPLATE_SUFFIX}, as exported templates do`;
+      return undefined;
+    };
+    const refuseName = (why: string | undefined) => {
+      if (why) throw new AppError("CONFLICT", `This folder cannot be exported: ${why}; rename it and export again`);
+    };
     for (const f of tree.all()) {
       const path = within(f.id);
-      if (path) entries.push([`${path}/`, ""]);
+      if (!path) continue;
+      refuseName(unexportable(path, true));
+      entries.push([`${path}/`, ""]);
     }
     const wanted = new Set<string>();
     for (const f of await repo.allFiles(tx, ctx.workspaceId)) {
       const folder = within(f.folderId);
       if (folder === undefined) continue;
       const path = joinPath(folder, f.name);
+      refuseName(unexportable(path, false));
       if (f.kind === "text") entries.push([path, f.content ?? ""]);
       else if (f.assetId) {
         manifest.assetFiles[path] = f.assetId;
@@ -189,6 +205,7 @@ function freeName(name: string, taken: (n: string) => boolean, isFile: boolean):
   }
 }
 
+const joinPathOf = (folder: string, name: string) => (folder ? `${folder}/${name}` : name);
 const parentOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "");
 const lastOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
@@ -199,6 +216,8 @@ async function planImport(ex: Tx | ReturnType<typeof db>, ctx: Ctx, input: Impor
   if (base === null) throw notFound("folder", input.folderId!);
   const folderOfPath = (path: string) => tree.folderAt([...base, ...(path ? path.split("/") : [])]);
   const folders = contents.folders.map((path) => ({ path, action: folderOfPath(path) === undefined ? ("create" as const) : ("exists" as const) }));
+  const deepest = Math.max(0, ...contents.folders.map((p) => p.split("/").length));
+  if (base.length + deepest > MAX_FOLDER_DEPTH) throw new AppError("LIMIT_EXCEEDED", `The archive's folders nest ${deepest} deep; in ${base.length ? base.join("/") : "the root"} that passes the ${MAX_FOLDER_DEPTH} levels a workspace holds`);
 
   // Names taken now, per folder (by id, "" the root), lower-cased: templates and files apart.
   const templateNames = new Map<string, Map<string, { id: string; kind: TemplateKind; draftRevision: number }>>();
@@ -220,7 +239,11 @@ async function planImport(ex: Tx | ReturnType<typeof db>, ctx: Ctx, input: Impor
     return m.get(key)!;
   };
 
+  const inArchive = new Set<string>();
   const templates: Plan["templates"] = contents.templates.map((t) => {
+    const key = `${t.folder.toLowerCase()}\u0000${t.template.name.toLowerCase()}`;
+    if (inArchive.has(key)) throw new AppError("BAD_REQUEST", `${t.dir}: another template of the archive in ${t.folder || "its top folder"} is named ${t.template.name}`);
+    inArchive.add(key);
     const names = slot(templateNames, t.folder);
     const existing = names.get(t.template.name.toLowerCase());
     const path = t.dir;
@@ -257,6 +280,21 @@ async function planImport(ex: Tx | ReturnType<typeof db>, ctx: Ctx, input: Impor
     return { path: f.path, action: "rename", as };
   });
 
+  // Each upload as the upload route would take it (spec: Asset): its kind's media types, a file name, the size limit.
+  for (const a of contents.assets) {
+    const where = `${MANIFEST}: asset ${a.id}`;
+    if (!kindMediaTypes[a.kind].includes(a.mediaType)) throw new AppError("BAD_REQUEST", `${where}: a ${a.kind} is ${kindMediaTypes[a.kind].join(" or ")}, not ${a.mediaType}`);
+    const bad = filenameProblem(a.filename);
+    if (bad) throw new AppError("BAD_REQUEST", `${where}: its filename ${bad}`);
+    if (a.size > MAX_ASSET_BYTES) throw new AppError("LIMIT_EXCEEDED", `${where}: ${a.size.toLocaleString("en-US")} bytes; an uploaded file has at most ${MAX_ASSET_BYTES.toLocaleString("en-US")}`);
+  }
+  // A folder to make where a file of that name is, or a file where a folder is: the workspace holds one thing per name.
+  for (const f of folders) {
+    if (f.action === "create" && slot(fileNames, parentOf(f.path)).has(lastOf(f.path).toLowerCase())) throw new AppError("CONFLICT", `${f.path}: a file of that name is there; a folder cannot be made beside it`);
+  }
+  for (const f of files) {
+    if (f.action !== "skip" && folderOfPath(joinPathOf(parentOf(f.path), f.as ?? lastOf(f.path))) !== undefined) throw new AppError("CONFLICT", `${f.path}: a folder of that name is there`);
+  }
   const reusable = new Map<string, string>();
   for (const a of await repo.readyAssetsBySha(ex, ctx.workspaceId, contents.assets.map((a) => a.sha256))) reusable.set(`${a.sha256}:${a.kind}`, a.id);
   const assets: Plan["assets"] = contents.assets.map((a) => {
@@ -270,7 +308,8 @@ async function planImport(ex: Tx | ReturnType<typeof db>, ctx: Ctx, input: Impor
 async function contentsOf(input: ImportInput, limits: ArchiveLimits, what: string): Promise<ArchiveContents> {
   const bytes = Buffer.from(input.archive, "base64");
   if (bytes.byteLength > limits.maxZipBytes) {
-    throw new AppError("BAD_REQUEST", `The ${what} has ${bytes.byteLength.toLocaleString("en-US")} bytes once decoded; at most ${limits.maxZipBytes.toLocaleString("en-US")}`, {
+    // spec: Errors: a report archive over its size is BAD_REQUEST; a workspace export over its 42 MB, a limit.
+    throw new AppError(what === "report archive" ? "BAD_REQUEST" : "LIMIT_EXCEEDED", `The ${what} has ${bytes.byteLength.toLocaleString("en-US")} bytes once decoded; at most ${limits.maxZipBytes.toLocaleString("en-US")}`, {
       details: [{ path: "archive", message: `more than ${limits.maxZipBytes.toLocaleString("en-US")} bytes once decoded` }],
     });
   }

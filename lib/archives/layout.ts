@@ -22,6 +22,11 @@ export class ArchiveError extends Error {
   override name = "ArchiveError";
 }
 
+/** A refusal for a count or size limit (entries, bytes, characters, depth): LIMIT_EXCEEDED for callers. */
+export class ArchiveLimitError extends ArchiveError {
+  override name = "ArchiveLimitError";
+}
+
 export const Manifest = z.strictObject({
   format: z.literal("folio-export"),
   version: z.literal(1),

@@ -9,8 +9,8 @@
 import crypto from "node:crypto";
 import { MAX_TEXT_FILE_CHARS } from "../workspace-files/schemas";
 import { MAX_FILE_NAME, MAX_FOLDER_DEPTH, MAX_FOLDER_NAME, nameProblem } from "../workspace-files/paths";
-import { ArchiveError, ASSETS_DIR, Manifest, MANIFEST, TEMPLATE_SUFFIX, templateFromFiles, VERSIONS_DIR, type TemplateJson } from "./layout";
-import { inflate, readZip, ZipError, type ZipLimits } from "../zip/zip";
+import { ArchiveError, ArchiveLimitError, ASSETS_DIR, Manifest, MANIFEST, TEMPLATE_SUFFIX, templateFromFiles, VERSIONS_DIR, type TemplateJson } from "./layout";
+import { inflate, readZip, ZipError, ZipLimitError, type ZipLimits } from "../zip/zip";
 
 export type ArchiveLimits = {
   /** The zip's own bytes at most (spec: 20 MB for a report archive, 42 MB for a workspace export). */
@@ -36,7 +36,7 @@ const parentOf = (path: string) => (path.includes("/") ? path.slice(0, path.last
 /** A workspace path's names checked as the workspace checks them (folders, then the last as a file's or folder's name). */
 function checkPath(path: string, lastIsFile: boolean) {
   const names = path.split("/");
-  if (names.length - (lastIsFile ? 1 : 0) > MAX_FOLDER_DEPTH) throw new ArchiveError(`${path}: folders nested deeper than ${MAX_FOLDER_DEPTH}`);
+  if (names.length - (lastIsFile ? 1 : 0) > MAX_FOLDER_DEPTH) throw new ArchiveLimitError(`${path}: folders nested deeper than ${MAX_FOLDER_DEPTH}`);
   names.forEach((n, i) => {
     const file = lastIsFile && i === names.length - 1;
     const problem = nameProblem(n, file ? MAX_FILE_NAME : MAX_FOLDER_NAME);
@@ -48,7 +48,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The archive's contents, checked. Throws ArchiveError (its message names the entry and the rule). */
 export function readArchive(bytes: Uint8Array, limits: ArchiveLimits): ArchiveContents {
-  if (bytes.byteLength > limits.maxZipBytes) throw new ArchiveError(`The archive has ${bytes.byteLength.toLocaleString("en-US")} bytes; at most ${limits.maxZipBytes.toLocaleString("en-US")}`);
+  if (bytes.byteLength > limits.maxZipBytes) throw new ArchiveLimitError(`The archive has ${bytes.byteLength.toLocaleString("en-US")} bytes; at most ${limits.maxZipBytes.toLocaleString("en-US")}`);
   const zipLimits: ZipLimits = { maxEntries: limits.maxEntries, maxTotalBytes: limits.maxInflatedBytes, maxRatio: 500, maxNameBytes: 1024, caseInsensitive: true };
   const budget = { left: limits.maxInflatedBytes };
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -56,6 +56,7 @@ export function readArchive(bytes: Uint8Array, limits: ArchiveLimits): ArchiveCo
   try {
     entries = readZip(buf, zipLimits);
   } catch (e) {
+    if (e instanceof ZipLimitError) throw new ArchiveLimitError(`The archive cannot be read: ${e.message}`);
     if (e instanceof ZipError) throw new ArchiveError(`The archive cannot be read: ${e.message}`);
     throw e;
   }
@@ -63,6 +64,7 @@ export function readArchive(bytes: Uint8Array, limits: ArchiveLimits): ArchiveCo
     try {
       return inflate(e, zipLimits, budget);
     } catch (err) {
+      if (err instanceof ZipLimitError) throw new ArchiveLimitError(`The archive cannot be read: ${err.message}`);
       if (err instanceof ZipError) throw new ArchiveError(`The archive cannot be read: ${err.message}`);
       throw err;
     }
@@ -128,7 +130,7 @@ export function readArchive(bytes: Uint8Array, limits: ArchiveLimits): ArchiveCo
     }
     checkPath(e.name, true);
     const content = text(e);
-    if (content.length > MAX_TEXT_FILE_CHARS) throw new ArchiveError(`${e.name}: more than ${MAX_TEXT_FILE_CHARS.toLocaleString("en-US")} characters`);
+    if (content.length > MAX_TEXT_FILE_CHARS) throw new ArchiveLimitError(`${e.name}: more than ${MAX_TEXT_FILE_CHARS.toLocaleString("en-US")} characters`);
     addFolders(parentOf(e.name));
     texts.push({ path: e.name, content });
   }
@@ -167,6 +169,14 @@ export function readArchive(bytes: Uint8Array, limits: ArchiveLimits): ArchiveCo
   for (const p of all) {
     if (seen.has(p.toLowerCase())) throw new ArchiveError(`${p}: two files of that name (names are compared ignoring letter case)`);
     seen.add(p.toLowerCase());
+  }
+  // A folder holds one thing of each name, ignoring letter case, as the workspace's folders do.
+  const folderNames = new Map<string, string>();
+  for (const f of folders) {
+    const other = folderNames.get(f.toLowerCase());
+    if (other !== undefined) throw new ArchiveError(`${f}: the folders ${other} and ${f} differ only in letter case`);
+    folderNames.set(f.toLowerCase(), f);
+    if (seen.has(f.toLowerCase())) throw new ArchiveError(`${f}: a file and a folder of the same name`);
   }
   return { manifest, folders: [...folders].sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b)), texts, templates, assets, assetFiles };
 }

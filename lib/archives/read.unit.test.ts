@@ -79,6 +79,8 @@ describe("reading an export", () => {
     [[["folio.json", manifest()], ["bin.css", Buffer.from([0xff, 0xfe, 0x00])]], /bin.css: not UTF-8 text/],
     [[["folio.json", manifest()], [`${"x".repeat(130)}.css`, "x"]], /120/],
     [[["folio.json", manifest({ assetFiles: { "a.png": "ast_missing123" } })]], /names asset ast_missing123, which the archive does not hold/],
+    [[["folio.json", manifest()], ["New/a.css", "x"], ["new/b.css", "y"]], /the folders New and new differ only in letter case/],
+    [[["folio.json", manifest()], ["a.css", "x"], ["a.css/b.css", "y"]], /a file and a folder of the same name/],
   ] as [[string, string | Buffer][], RegExp][])("refuses %#", (files, message) => {
     expect(refusal(zip(files))).toMatch(message);
   });

@@ -18,7 +18,7 @@ import { checkTemplateData } from "./data-check";
 import { HANDLEBARS_LIMITS, parseWithLimits, Partials, SampleData, Scripts, source } from "./handlebars-schema";
 import { parsedOnce } from "./parsed-once";
 import * as repo from "./repository";
-import { heldResources, type TemplateResources } from "./resources";
+import { checkFileLimits, heldResources, type TemplateResources } from "./resources";
 
 export const WorkbookContent = z
   .strictObject({
@@ -49,7 +49,10 @@ export function parseWorkbookContent(content: unknown): WorkbookContent {
  */
 export async function workbookResources(ex: Executor, workspaceId: string, content: WorkbookContent): Promise<TemplateResources> {
   const ref = await workbookAsset(ex, workspaceId, content);
-  return { stylesheets: [], files: [ref], images: await workbookImages(ex, workspaceId, content, ref) };
+  const resources = { stylesheets: [], files: [ref], images: await workbookImages(ex, workspaceId, content, ref) };
+  // spec: Limits > Templates and workspace files: fonts, images and workbooks per template, 500 and 20 MiB together.
+  checkFileLimits(resources);
+  return resources;
 }
 
 /** The uploaded workbook a draft names: a ready asset of kind workbook in the workspace (ASSET_INVALID otherwise). */

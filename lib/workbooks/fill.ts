@@ -195,6 +195,11 @@ function decodeValues(plan: SheetPlan, text: string): string[][][] {
     if (!Number.isInteger(i) || !row) throw new WorkbookError(`The values of sheet ${JSON.stringify(plan.name)} could not be read back (a helper wrote Folio's separators)`);
     out[i]!.push(values.map(unescapeHandlebars));
   }
+  // why one empty copy for an empty list: the ranges that end on the row (a total's SUM, a table, a
+  // chart) stay whole and read nothing, where removing the row would leave them empty or circular.
+  plan.rows.forEach((r, i) => {
+    if (r.each && out[i]!.length === 0) out[i]!.push(r.cells.map(() => ""));
+  });
   return out;
 }
 
@@ -239,7 +244,8 @@ function movedCell(cell: Cell, ref: string, rowOfTemplate: number, shared: Share
     }
     if (formula === undefined) return whole;
     let fTag = `<f${rawAttrs}>`;
-    if (a.get("t") === "array" && a.has("ref")) fTag = setAttr(fTag, "ref", moveRange(a.get("ref")!, ctx.own!));
+    // An array formula's range follows its copy of a repeated row, as the row's references do.
+    if (a.get("t") === "array" && a.has("ref")) fTag = setAttr(fTag, "ref", moveFormula(a.get("ref")!, ctx));
     return `${fTag}${escapeXml(moveFormula(formula, ctx))}</f>`;
   });
   return `${tag}${inner}</c>`;
@@ -340,7 +346,7 @@ export async function fillWorkbook(bytes: Uint8Array, plan: WorkbookPlan, values
     decoded.set(s.path, v);
     const map = new RowMap(p ? p.rows.flatMap((r, i) => (r.each ? [{ row: r.row, copies: v[i]!.length }] : [])) : []);
     maps.set(s.path, map);
-    byName.set(s.name, map);
+    byName.set(s.name.toLowerCase(), map);
   }
   const anyMoves = [...maps.values()].some((m) => m.moves);
   // Parts that belong to a sheet (tables, drawings), found through its relationships.
@@ -401,7 +407,7 @@ export async function fillWorkbook(bytes: Uint8Array, plan: WorkbookPlan, values
       let xml = book.text(name)!.replace(/<pivotCacheDefinition\b[^>]*>/, (tag) => setAttr(tag, "refreshOnLoad", "1"));
       xml = xml.replace(/<worksheetSource\b[^>]*\/?>/, (tag) => {
         const a = attrs(tag);
-        const map = byName.get(unescapeXml(a.get("sheet") ?? ""));
+        const map = byName.get(unescapeXml(a.get("sheet") ?? "").toLowerCase());
         return map && a.has("ref") ? setAttr(tag, "ref", moveRange(a.get("ref")!, map)) : tag;
       });
       out.add(name, xml);

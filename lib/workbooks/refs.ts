@@ -58,7 +58,7 @@ export class RowMap {
 export type RefContext = {
   /** The map of the sheet a reference without a sheet name points at. */
   own: RowMap | undefined;
-  /** Maps of the other sheets, by name, for references such as 'Q1 data'!B4. */
+  /** Maps of the sheets by name in lower case (Excel's sheet names ignore case), for references such as 'Q1 data'!B4. */
   sheets: Map<string, RowMap>;
   /** Inside copy `index` of repeated template row `row`: its references to that row follow the copy. */
   copy?: { row: number; index: number };
@@ -71,7 +71,41 @@ const SHEET = String.raw`(?:('(?:[^']|'')+'|[A-Za-z_\u00C0-\uFFFF][\w.\u00C0-\uF
  * after a letter, digit, dot or underscore (a name such as Tax2024x, a function such as LOG10) and
  * not before "(" (LOG10( is a function) or another name character.
  */
-const REF = new RegExp(String.raw`(?<![\w.$])${SHEET}${CELL}(?::${CELL})?(?![\w(!])`, "g");
+const REF = new RegExp(String.raw`(?<![\w.$:\]!])${SHEET}${CELL}(?::${CELL})?(?![\w(!])`, "g");
+
+/**
+ * A formula in parts that hold references (even indexes) and parts that do not (odd): string
+ * literals ("a""b"), structured references (Table1[[#This Row],[Q3]], whose column names may look
+ * like cells) and external references ([1]Sheet1!A5, another workbook's cells) are left as they are.
+ */
+function splitFormula(text: string): string[] {
+  const parts: string[] = [];
+  let plain = "";
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch !== '"' && ch !== "[") {
+      plain += ch;
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    if (ch === '"') {
+      while (j < text.length && !(text[j] === '"' && text[j + 1] !== '"')) j += text[j] === '"' ? 2 : 1;
+      j++;
+    } else {
+      for (let depth = 1; j < text.length && depth > 0; j++) depth += text[j] === "[" ? 1 : text[j] === "]" ? -1 : 0;
+      // An external reference: the other workbook's sheet and cells follow its index.
+      const external = /^(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!\$?[A-Za-z]{1,3}\$?\d+(?::\$?[A-Za-z]{1,3}\$?\d+)?/.exec(text.slice(j));
+      if (external) j += external[0].length;
+    }
+    parts.push(plain, text.slice(i, j));
+    plain = "";
+    i = j;
+  }
+  parts.push(plain);
+  return parts;
+}
 
 function sheetName(quoted: string | undefined): string | undefined {
   if (quoted === undefined) return undefined;
@@ -85,8 +119,7 @@ function sheetName(quoted: string | undefined): string | undefined {
  */
 export function moveFormula(formula: string, ctx: RefContext): string {
   // Split out string literals ("" is a quote inside one).
-  return formula
-    .split(/("(?:[^"]|"")*")/)
+  return splitFormula(formula)
     .map((part, i) => (i % 2 === 1 ? part : moveRefs(part, ctx)))
     .join("");
 }
@@ -94,7 +127,7 @@ export function moveFormula(formula: string, ctx: RefContext): string {
 function moveRefs(text: string, ctx: RefContext): string {
   return text.replace(REF, (whole, sheet: string | undefined, ca1: string, c1: string, ra1: string, r1: string, ca2?: string, c2?: string, ra2?: string, r2?: string) => {
     const name = sheetName(sheet);
-    const map = name === undefined ? ctx.own : ctx.sheets.get(name);
+    const map = name === undefined ? ctx.own : ctx.sheets.get(name.toLowerCase());
     if (!map) return whole;
     const copy = name === undefined ? ctx.copy : undefined;
     const row1 = Number(r1);
@@ -135,8 +168,7 @@ export function moveSqref(sqref: string, map: RowMap): string {
  */
 export function translateFormula(formula: string, rows: number, cols: number): string {
   if (rows === 0 && cols === 0) return formula;
-  return formula
-    .split(/("(?:[^"]|"")*")/)
+  return splitFormula(formula)
     .map((part, i) =>
       i % 2 === 1
         ? part

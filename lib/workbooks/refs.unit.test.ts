@@ -4,7 +4,7 @@ import { columnLetters, columnNumber, moveFormula, moveSqref, RowMap, translateF
 describe("cell references when a row repeats", () => {
   // Row 4 repeats three times (two rows added); row 10 of 'Q1 data' repeats zero times.
   const own = new RowMap([{ row: 4, copies: 3 }]);
-  const sheets = new Map([["Invoice", own], ["Q1 data", new RowMap([{ row: 10, copies: 0 }])]]);
+  const sheets = new Map([["invoice", own], ["q1 data", new RowMap([{ row: 10, copies: 0 }])]]);
 
   it("moves rows below, grows ranges that end on the repeated row, and leaves the rest", () => {
     const ctx = { own, sheets };
@@ -13,6 +13,9 @@ describe("cell references when a row repeats", () => {
     expect(moveFormula("'Q1 data'!B11+'Q1 data'!B9+Invoice!$A$5", ctx)).toBe("'Q1 data'!B10+'Q1 data'!B9+Invoice!$A$7");
     expect(moveFormula('IF(A5="B5",LOG10(A5),Other!A5)', ctx)).toBe('IF(A7="B5",LOG10(A7),Other!A5)');
     expect(moveFormula("Tax2024x*2+A1", ctx)).toBe("Tax2024x*2+A1");
+    // Structured, external and 3D references are not this sheet's cells; sheet names ignore case.
+    expect(moveFormula("SUM(Sales[FY2024])+Table1[[#This Row],[Q3]]+D5", ctx)).toBe("SUM(Sales[FY2024])+Table1[[#This Row],[Q3]]+D7");
+    expect(moveFormula("[1]Invoice!A5+SUM(Invoice:Other!B5)+INVOICE!A5", ctx)).toBe("[1]Invoice!A5+SUM(Invoice:Other!B5)+INVOICE!A7");
   });
 
   it("inside a copy, the row's relative references to itself follow the copy", () => {

@@ -90,11 +90,14 @@ describe("workbook templates", () => {
     }
   });
 
-  it("writes no row for an empty list, and moves what is below up", async () => {
-    const cells = readWorkbook((await filled({ ...invoice, lines: [] })).bytes).cells("xl/worksheets/sheet1.xml");
-    expect(cells.get("A4")?.value).toBeUndefined();
-    expect(cells.get("A5")!.value).toBe("Grand total");
-    expect(cells.get("D5")!.formula).toBe("SUM(D4:D3)");
+  it("leaves the row empty for an empty list, so the total, table and chart keep their ranges", async () => {
+    const book = readWorkbook((await filled({ ...invoice, lines: [] })).bytes);
+    const cells = book.cells("xl/worksheets/sheet1.xml");
+    expect(["A4", "B4", "C4"].map((r) => cells.get(r)?.value)).toEqual([undefined, undefined, undefined]);
+    expect(cells.get("D4")!.formula).toBe("B4*C4");
+    expect(cells.get("A6")!.value).toBe("Grand total");
+    expect(cells.get("D6")!.formula).toBe("SUM(D4:D4)");
+    expect(book.text("xl/tables/table1.xml")).toContain('ref="A3:D4"');
   });
 
   it("runs helpers.js and beforeRender scripts in the sandbox, and keeps values from writing Folio's separators", async () => {

@@ -20,6 +20,11 @@ export class ZipError extends Error {
   override name = "ZipError";
 }
 
+/** A refusal for a count or size limit (more entries, more bytes once decoded): LIMIT_EXCEEDED for callers. */
+export class ZipLimitError extends ZipError {
+  override name = "ZipLimitError";
+}
+
 export type ZipLimits = {
   /** Entries at most, folders included. */
   maxEntries: number;
@@ -101,7 +106,7 @@ export function readZip(buf: Buffer, limits: ZipLimits): ZipEntry[] {
   const dirStart = buf.readUInt32LE(end + 16);
   if (disk !== 0 || buf.readUInt16LE(end + 6) !== 0 || buf.readUInt16LE(end + 8) !== count) throw new ZipError("a split (multi-part) zip archive; send it as one file");
   if (count === 0xffff || dirStart === 0xffffffff || dirSize === 0xffffffff) throw new ZipError("a ZIP64 archive, which Folio does not read (archives are far smaller than 4 GB)");
-  if (count > limits.maxEntries) throw new ZipError(`${count.toLocaleString("en-US")} entries; an archive holds at most ${limits.maxEntries.toLocaleString("en-US")}`);
+  if (count > limits.maxEntries) throw new ZipLimitError(`${count.toLocaleString("en-US")} entries; an archive holds at most ${limits.maxEntries.toLocaleString("en-US")}`);
   if (dirStart + dirSize > end) throw new ZipError("a damaged archive (its central directory is out of range)");
   const entries: ZipEntry[] = [];
   const seen = new Set<string>();
@@ -139,7 +144,7 @@ export function readZip(buf: Buffer, limits: ZipLimits): ZipEntry[] {
     const isFolder = name.endsWith("/");
     if (isFolder && size !== 0) throw new ZipError(`entry ${shown}: a folder with contents`);
     declared += size;
-    if (declared > limits.maxTotalBytes) throw new ZipError(`more than ${limits.maxTotalBytes.toLocaleString("en-US")} bytes once decoded`);
+    if (declared > limits.maxTotalBytes) throw new ZipLimitError(`more than ${limits.maxTotalBytes.toLocaleString("en-US")} bytes once decoded`);
     if (size > RATIO_FLOOR && size > compressedSize * limits.maxRatio) throw new ZipError(`entry ${shown}: decodes to more than ${limits.maxRatio} times its compressed size (a zip bomb's sign)`);
     // The local header must agree with the central one: readers that trust either can be shown two files.
     if (offset + 30 > dirStart || buf.readUInt32LE(offset) !== LOCAL) throw new ZipError(`entry ${shown}: a damaged archive (no local header)`);
