@@ -175,6 +175,11 @@ export async function exportArchive(ctx: Ctx, folderId: string | null): Promise<
     }
     const found = (await repo.assetsByIds(tx, ctx.workspaceId, [...wanted])).filter((a) => a.state === "ready");
     if (found.length) requireScope(ctx, "asset:manage", "export folders that hold uploaded files");
+    // What an import takes back at most (spec: 42 MB of zip), counted before any upload is read; uploads are compressed already.
+    const uploads = found.reduce((n, a) => n + a.size, 0);
+    if (uploads > WORKSPACE_ARCHIVE_LIMITS.maxZipBytes) {
+      throw new AppError("LIMIT_EXCEEDED", `The export would hold ${uploads.toLocaleString("en-US")} bytes of uploaded files; an import takes at most ${WORKSPACE_ARCHIVE_LIMITS.maxZipBytes.toLocaleString("en-US")}: export its folders one by one`);
+    }
     for (const a of found) {
       const path = `${ASSETS_DIR}${a.id}/${safeName(a.filename)}`;
       manifest.assets[a.id] = { path, kind: a.kind, mediaType: a.mediaType, filename: a.filename };

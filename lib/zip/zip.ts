@@ -56,6 +56,8 @@ const LOCAL = 0x04034b50;
 /** The ratio applies past this much output: small parts of a workbook compress far better than a bomb needs. */
 const RATIO_FLOOR = 1 << 20;
 const UNIX = 3;
+/** General purpose flag bit 3: sizes and checksum follow the data. */
+const DATA_DESCRIPTOR = 0x0008;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
@@ -149,7 +151,10 @@ export function readZip(buf: Buffer, limits: ZipLimits): ZipEntry[] {
     // The local header must agree with the central one: readers that trust either can be shown two files.
     if (offset + 30 > dirStart || buf.readUInt32LE(offset) !== LOCAL) throw new ZipError(`entry ${shown}: a damaged archive (no local header)`);
     const localName = buf.subarray(offset + 30, offset + 30 + buf.readUInt16LE(offset + 26));
-    if (!localName.equals(nameBytes) || buf.readUInt16LE(offset + 8) !== method) throw new ZipError(`entry ${shown}: its local header disagrees with the central directory`);
+    const localFlags = buf.readUInt16LE(offset + 6);
+    // Sizes and checksum too, unless they follow the data (bit 3: a data descriptor).
+    const sameSizes = localFlags & DATA_DESCRIPTOR || (buf.readUInt32LE(offset + 14) === crc32 && buf.readUInt32LE(offset + 18) === compressedSize && buf.readUInt32LE(offset + 22) === size);
+    if (!localName.equals(nameBytes) || buf.readUInt16LE(offset + 8) !== method || (localFlags & 0x1) !== (flags & 0x1) || !sameSizes) throw new ZipError(`entry ${shown}: its local header disagrees with the central directory`);
     const dataStart = offset + 30 + buf.readUInt16LE(offset + 26) + buf.readUInt16LE(offset + 28);
     if (dataStart + compressedSize > dirStart) throw new ZipError(`entry ${shown}: a damaged archive (its data is out of range)`);
     if (method === 0 && compressedSize !== size) throw new ZipError(`entry ${shown}: a stored entry whose sizes differ`);
@@ -201,7 +206,6 @@ export function inflateText(entry: ZipEntry, limits: Pick<ZipLimits, "maxRatio" 
 const DOS_TIME = 0;
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 const UTF8_NAMES = 0x0800;
-const DATA_DESCRIPTOR = 0x0008;
 
 type Written = { name: Buffer; method: 0 | 8; crc32: number; compressedSize: number; size: number; offset: number; flags: number };
 
