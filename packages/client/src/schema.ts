@@ -3055,6 +3055,8 @@ export interface components {
                 as?: string;
                 id?: string;
                 version?: number;
+                /** @description Published versions the archive holds for it; a new template gets them again when the caller has template:publish */
+                versions: number;
             }[];
             files: {
                 path: string;
