@@ -47,6 +47,9 @@ describe("workbook templates", () => {
       ["Pens", "10", "0.25", "2", "B6*C6"],
     ]);
     expect(cells.get("B4")!.type).toBeUndefined();
+    // The price's number format (style 2: "$"#,##0.00) is the template's, in styles.xml as it was.
+    expect(book.text("xl/styles.xml")).toContain('<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>');
+    expect(book.text("xl/styles.xml")).toContain('<numFmt numFmtId="164" formatCode="&quot;$&quot;#,##0.00"/>');
     expect(cells.get("A4")!.type).toBe("inlineStr");
     // Below: moved by two rows, the total's range grown to the last copy, later formulas following.
     expect(value("A8")).toBe("Grand total");
