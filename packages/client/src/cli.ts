@@ -34,6 +34,11 @@ Commands:
   reports list                             what \`report\` renders by name: version, kind and formats
   files pull <folder path> <local dir>     copy a workspace folder's text files to disk ("/" for the top)
   files push <local dir> <folder path>     create or update text files from disk (folders made as needed)
+  export [--folder <id>] [-o <file.zip>]   a folder or the whole workspace as a zip of readable files
+                                           (templates with their versions, files, uploads; default workspace.zip)
+  import <file.zip> [--folder <id>]        put an export back, in one transaction
+      --inspect   only say what it would change   --on-conflict skip|replace|rename (default skip)
+      --publish   publish each template it writes   --label <text> (kept in the audit log)
 
 Options: --json (machine-readable output), --url <address> (or FOLIO_URL), -h/--help, --version.
 Lists print one page; --cursor <c> (printed under a page that has more) asks for the next.
@@ -70,6 +75,11 @@ export async function main(argv: string[], env: Record<string, string | undefine
         state: { type: "string" },
         limit: { type: "string" },
         cursor: { type: "string" },
+        folder: { type: "string" },
+        "on-conflict": { type: "string" },
+        publish: { type: "boolean", default: false },
+        inspect: { type: "boolean", default: false },
+        label: { type: "string" },
         help: { type: "boolean", short: "h", default: false },
         version: { type: "boolean", default: false },
       },
@@ -106,6 +116,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
       const list = await folio.get("/v1/reports");
       return print(o.json, list, (l) => table(l.items.map((r) => [r.name, `version ${r.version.version}`, r.kind, r.formats.join(",")]))), EXIT.ok;
     }
+    if (command === "export") return sub === undefined ? await exportZip(folio, out, o) : usage(`export takes no file name; write it with -o ${sub}`);
+    if (command === "import") return sub !== undefined && rest.length === 0 ? await importZip(folio, out, sub, o) : usage("import takes one zip file (an export)");
     if (command === "files" && sub === "pull" && rest.length === 2) return await pull(folio, out, rest[0]!, rest[1]!);
     if (command === "files" && sub === "push" && rest.length === 2) return await push(folio, out, rest[0]!, rest[1]!);
     return usage(`unknown command: ${args.join(" ")}`);
@@ -253,7 +265,21 @@ function failed(e: unknown, json: boolean): number {
 /** A file name made from a template's name: no folder separators or characters file systems refuse. */
 const fileNameOf = (name: string) => name.replace(/[\\/:*?"<>|\x00-\x1f]+/g, "-");
 
-type Options = { template?: string; data?: string; out?: string; format?: string; test?: boolean; timeout?: string; locale?: string; json: boolean };
+type Options = {
+  template?: string;
+  data?: string;
+  out?: string;
+  format?: string;
+  test?: boolean;
+  timeout?: string;
+  locale?: string;
+  json: boolean;
+  folder?: string;
+  "on-conflict"?: string;
+  publish?: boolean;
+  inspect?: boolean;
+  label?: string;
+};
 
 async function render(folio: Folio, out: Out, o: Options & { file?: string }): Promise<number> {
   const format = o.format ?? "pdf";
@@ -303,6 +329,45 @@ async function report(folio: Folio, out: Out, o: Options): Promise<number> {
   const pages = file.pageCount === undefined ? "" : `${file.pageCount} page(s), `;
   const made = file.renderId ? ` (render ${file.renderId})` : "";
   print(o.json, { file: path.resolve(target), bytes: file.bytes.length, contentType: file.contentType, renderId: file.renderId, pageCount: file.pageCount }, `${target}: ${pages}${file.bytes.length} bytes, in ${((Date.now() - started) / 1000).toFixed(1)} s${made}`);
+  return EXIT.ok;
+}
+
+/** An export of a folder or the workspace, written to a zip. */
+async function exportZip(folio: Folio, out: Out, o: Options): Promise<number> {
+  const target = o.out ?? "workspace.zip";
+  out.progress(`Exporting ${o.folder ? `folder ${o.folder}` : "the workspace"}…`);
+  const bytes = (o.folder ? await folio.get("/v1/workspace-folders/{id}/export", { params: { id: o.folder } }) : await folio.get("/v1/workspace-folders/export")) as unknown as Uint8Array;
+  await writeFile(target, bytes);
+  out.done();
+  print(o.json, { file: path.resolve(target), bytes: bytes.length }, `${target}: ${bytes.length} bytes`);
+  return EXIT.ok;
+}
+
+const CONFLICTS = ["skip", "replace", "rename"] as const;
+
+/** An export put back (or, with --inspect, what it would change), item by item. */
+async function importZip(folio: Folio, out: Out, file: string, o: Options): Promise<number> {
+  const onConflict = o["on-conflict"] ?? "skip";
+  if (!oneOf(CONFLICTS, onConflict)) return usage(`--on-conflict must be ${CONFLICTS.join(", ")}, not ${onConflict}`);
+  let zip: Buffer;
+  try {
+    zip = await readFile(file);
+  } catch (e) {
+    throw new UsageError(`import: ${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const body = { archive: zip.toString("base64"), onConflict, publish: o.publish ?? false, ...(o.folder ? { folderId: o.folder } : {}), ...(o.label ? { label: o.label } : {}) };
+  out.progress(o.inspect ? `Reading ${file}…` : `Importing ${file}…`);
+  const result = o.inspect ? await folio.post("/v1/workspace-folders/import/inspect", { body }) : await folio.post("/v1/workspace-folders/import", { body });
+  out.done();
+  print(o.json, result, (r) => {
+    const rows = [
+      ...r.templates.map((t) => [t.action, "template", t.name, t.as ? `-> ${t.as}` : "", t.version ? `version ${t.version}` : ""]),
+      ...r.files.map((f) => [f.action, "file", f.path, f.as ? `-> ${f.as}` : "", ""]),
+      ...r.assets.map((a) => [a.action, "upload", a.filename, "", ""]),
+    ];
+    const changed = rows.filter((x) => x[0] !== "skip" && x[0] !== "reuse").length;
+    return `${table(rows)}\n${r.applied ? `Imported: ${changed} change(s)` : `Nothing written (--inspect): ${changed} change(s) if imported`}`;
+  });
   return EXIT.ok;
 }
 

@@ -155,3 +155,46 @@ describe("commands", () => {
     expect(r.stderr).toMatch(/RENDER_TIMEOUT: Render rnd_5 had not ended after 0\.[5-9] s \(it is queued\)/);
   });
 });
+
+describe("export and import", () => {
+  it("export writes the workspace's zip, or a folder's; import sends the zip base64 with its options and lists what changed", async () => {
+    const zip = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+    const result = {
+      applied: true,
+      folders: [{ path: "brand", action: "create" }],
+      templates: [{ path: "brand/Letter.template", name: "Letter", kind: "handlebars", action: "rename", as: "Letter (2)", id: "tpl_1", version: 1, versions: 0 }],
+      files: [{ path: "brand/site.css", action: "skip" }],
+      assets: [{ filename: "logo.png", kind: "image", size: 3, action: "reuse", id: "ast_1" }],
+    };
+    const { env, seen } = await serve((req) => (req.method === "GET" ? { status: 200, headers: { "content-type": "application/zip" }, bytes: zip } : { status: 200, json: req.path.endsWith("/inspect") ? { ...result, applied: false } : result }));
+    const out = path.join(tmp, "exported.zip");
+    expect((await cli(["export", "-o", out], env)).code).toBe(0);
+    expect(fs.readFileSync(out)).toEqual(Buffer.from(zip));
+    expect((await cli(["export", "--folder", "fld_7", "-o", out], env)).code).toBe(0);
+    const imported = await cli(["import", out, "--folder", "fld_9", "--on-conflict", "rename", "--publish", "--label", "from staging"], env);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/rename\s+template\s+Letter\s+-> Letter \(2\)\s+version 1/);
+    expect(imported.stdout).toMatch(/Imported: 1 change\(s\)$/);
+    const inspected = await cli(["import", out, "--inspect"], env);
+    expect(inspected.stdout).toMatch(/Nothing written \(--inspect\): 1 change\(s\) if imported$/);
+    expect(seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      "GET /v1/workspace-folders/export",
+      "GET /v1/workspace-folders/fld_7/export",
+      "POST /v1/workspace-folders/import",
+      "POST /v1/workspace-folders/import/inspect",
+    ]);
+    expect(JSON.parse(seen[2]!.body)).toEqual({ archive: Buffer.from(zip).toString("base64"), onConflict: "rename", publish: true, folderId: "fld_9", label: "from staging" });
+    expect(JSON.parse(seen[3]!.body)).toMatchObject({ onConflict: "skip", publish: false });
+  });
+
+  it("refuses a bad --on-conflict and a missing file in one line, exit 2, sending nothing", async () => {
+    const { env, seen } = await serve(() => ({ status: 500, json: {} }));
+    const bad = await cli(["import", file("x.zip", "PK"), "--on-conflict", "merge"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--on-conflict must be skip, replace, rename, not merge/);
+    const missing = await cli(["import", path.join(tmp, "nope.zip")], env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/import: .*nope\.zip cannot be read \(ENOENT\)/);
+    expect(seen).toEqual([]);
+  });
+});

@@ -158,5 +158,10 @@ export async function run(): Promise<void> {
     expect(JSON.parse(out)).toMatchObject({ state: "succeeded", file: path.join(app, "npx.pdf") });
     expect(fs.readFileSync(path.join(app, "npx.pdf")).subarray(0, 5).toString()).toBe("%PDF-");
     expect(JSON.parse(run("npx", ["--no-install", "folio", "reports", "list", "--json"], { node: bin }))).toEqual({ items: expect.any(Array) });
+    // The workspace out to a zip and, inspected, back: nothing would change.
+    expect(JSON.parse(run("npx", ["--no-install", "folio", "export", "-o", "ws.zip", "--json"], { node: bin }))).toMatchObject({ file: path.join(app, "ws.zip") });
+    const inspected = JSON.parse(run("npx", ["--no-install", "folio", "import", "ws.zip", "--inspect", "--json"], { node: bin }));
+    expect(inspected.applied).toBe(false);
+    expect([...inspected.templates, ...inspected.files].every((x: { action: string }) => x.action === "skip")).toBe(true);
   });
 });
