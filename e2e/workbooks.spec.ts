@@ -75,6 +75,21 @@ test("a member uploads a workbook, sees its placeholders beside the sample data,
   await checkA11y(page);
   await screenshots(page, "workbook-editor");
 
+  // Versions: the ready request is the Reports API's (a workbook makes no render), and a version has no PDF to preview.
+  await page.getByRole("button", { name: "Versions" }).click();
+  const versions = page.getByRole("dialog", { name: "Published versions" });
+  await expect(versions).toContainText("A workbook template renders as XLSX through the Reports API");
+  await versions.getByText("Ready request (curl)").click();
+  const request = versions.getByLabel("Request rendering version 1");
+  await expect(request).toContainText("/v1/reports/render");
+  await expect(request).toContainText('"format":"xlsx","template":{"name":"Invoice workbook"}');
+  await versions.getByRole("button", { name: "Open version 1" }).click();
+  const version = page.getByRole("dialog", { name: "Version 1" });
+  await expect(version.getByRole("tab", { name: "Content (read-only)" })).toBeVisible();
+  await expect(version.getByRole("tab", { name: "Render with sample data" })).toHaveCount(0);
+  await checkA11y(page);
+  await page.keyboard.press("Escape");
+
   // The templates list says its kind; the workspace exports as a zip.
   await page.goto("/templates");
   await expect(page.getByRole("row").filter({ hasText: "Invoice workbook" })).toContainText("Workbook");

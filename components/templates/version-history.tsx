@@ -11,7 +11,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { Dialog } from "@/components/ui/dialog";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { versionRenderCommand } from "@/lib/console/version-request";
+import { reportXlsxCommand, versionRenderCommand } from "@/lib/console/version-request";
 import { contentChanges, contentFiles } from "@/lib/templates/content-diff";
 import { formatWhen } from "@/components/editor/format";
 import { PreviewPane } from "./preview-pane";
@@ -27,12 +27,18 @@ export function VersionHistory({
   data,
   publicUrl,
   renderVersion,
+  reportName,
 }: {
   open: boolean;
   onOpenChange: (o: boolean) => void;
   templateId: string;
   draft: unknown;
   data: Record<string, unknown>;
+  /**
+   * A workbook template's name: it renders only as XLSX through the Reports API, by name, so the
+   * list says so, its ready request is the Reports API's, and a version has no PDF to preview.
+   */
+  reportName?: string;
   /** Where the API is reached, for the ready request. */
   publicUrl: string;
   /** The page's server action making a real render; absent when the person's role cannot create renders. */
@@ -54,6 +60,8 @@ export function VersionHistory({
       })
       .catch((e: Error) => setFailure(e.message));
   }, [open, versions, templateId]);
+
+  const command = (versionId: string) => (reportName !== undefined ? reportXlsxCommand(publicUrl, reportName, data) : versionRenderCommand(publicUrl, versionId, data));
 
   const openVersion = async (v: Version) => {
     setLoadingId(v.id);
@@ -96,11 +104,19 @@ export function VersionHistory({
           <p className="text-sm text-gray-700">Nothing is published yet. Publish the saved draft to make version 1; renders by name use the newest version.</p>
         ) : (
           <>
-            <p className="mb-3 text-sm text-gray-700">
-              Render a version with <code className="font-mono text-xs">POST /v1/renders</code> and its id as <code className="font-mono text-xs">templateVersionId</code>. A key with only{" "}
-              <code className="font-mono text-xs">render:create</code> (the “Render only” preset) is enough; the request below reads the key from <code className="font-mono text-xs">$FOLIO_API_KEY</code>{" "}
-              and sends the sample data.
-            </p>
+            {reportName !== undefined ? (
+              <p className="mb-3 text-sm text-gray-700">
+                A workbook template renders as XLSX through the Reports API: <code className="font-mono text-xs">POST /v1/reports/render</code> with{" "}
+                <code className="font-mono text-xs">format: &quot;xlsx&quot;</code> and its name fills the newest version. The request below reads the key (render:create and
+                template:read) from <code className="font-mono text-xs">$FOLIO_API_KEY</code> and sends the sample data.
+              </p>
+            ) : (
+              <p className="mb-3 text-sm text-gray-700">
+                Render a version with <code className="font-mono text-xs">POST /v1/renders</code> and its id as <code className="font-mono text-xs">templateVersionId</code>. A key with only{" "}
+                <code className="font-mono text-xs">render:create</code> (the “Render only” preset) is enough; the request below reads the key from <code className="font-mono text-xs">$FOLIO_API_KEY</code>{" "}
+                and sends the sample data.
+              </p>
+            )}
             <ul className="divide-y divide-gray-200 rounded-md border border-gray-200">
               {versions.map((v) => (
                 <li key={v.id} aria-label={`Version ${v.version}`} className="space-y-2 px-3 py-3 text-sm">
@@ -133,9 +149,9 @@ export function VersionHistory({
                     <summary className="cursor-pointer px-3 py-1.5 text-xs font-medium text-gray-900">Ready request (curl)</summary>
                     <div className="space-y-2 border-t border-gray-200 p-3">
                       <pre tabIndex={0} aria-label={`Request rendering version ${v.version}`} className="max-h-48 overflow-auto font-mono text-xs whitespace-pre-wrap break-all text-gray-900">
-                        {versionRenderCommand(publicUrl, v.id, data)}
+                        {command(v.id)}
                       </pre>
-                      <CopyButton text={versionRenderCommand(publicUrl, v.id, data)} label="Copy request" />
+                      <CopyButton text={command(v.id)} label="Copy request" />
                     </div>
                   </details>
                 </li>
@@ -157,7 +173,7 @@ export function VersionHistory({
             <TabsList aria-label={`Version ${selected.version}`} className="flex-wrap">
               <TabsTrigger value="diff">Changes against the draft</TabsTrigger>
               <TabsTrigger value="content">Content (read-only)</TabsTrigger>
-              <TabsTrigger value="render">Render with sample data</TabsTrigger>
+              {reportName === undefined && <TabsTrigger value="render">Render with sample data</TabsTrigger>}
             </TabsList>
             <TabsContent value="diff">
               <Diff version={selected.content} draft={draft} />
@@ -172,11 +188,13 @@ export function VersionHistory({
                 ))}
               </div>
             </TabsContent>
-            <TabsContent value="render">
-              <div className="h-[60vh]">
-                <PreviewPane templateId={templateId} request={{ content: selected.content, data }} title={`Version ${selected.version} with the sample data`} />
-              </div>
-            </TabsContent>
+            {reportName === undefined && (
+              <TabsContent value="render">
+                <div className="h-[60vh]">
+                  <PreviewPane templateId={templateId} request={{ content: selected.content, data }} title={`Version ${selected.version} with the sample data`} />
+                </div>
+              </TabsContent>
+            )}
           </Tabs>
         </div>
       )}

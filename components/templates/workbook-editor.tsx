@@ -266,7 +266,7 @@ export function WorkbookEditor({
           )}
         </section>
       </div>
-      <VersionHistory key={historyKey} open={historyOpen} onOpenChange={setHistoryOpen} templateId={template.id} draft={base} data={sample.ok ? sample.data : {}} publicUrl={publicUrl} />
+      <VersionHistory key={historyKey} open={historyOpen} onOpenChange={setHistoryOpen} templateId={template.id} draft={base} data={sample.ok ? sample.data : {}} publicUrl={publicUrl} reportName={template.name} />
       <ConflictDialog state={conflict} noun="template" replaced="their changes to the workbook, sample data and helpers.js are replaced" />
     </div>
   );

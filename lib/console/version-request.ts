@@ -25,3 +25,20 @@ export function versionRenderCommand(publicUrl: string, templateVersionId: strin
     `  -d ${shellQuote(versionRenderBody(templateVersionId, data))}`,
   ].join("\n");
 }
+
+/**
+ * `curl` fetching a workbook template's XLSX through the Reports API, which renders the newest
+ * published version by name (a workbook template makes no render: POST /v1/renders answers 404).
+ * The key needs render:create and template:read; the file is written under the template's name.
+ */
+export function reportXlsxCommand(publicUrl: string, name: string, data: Record<string, unknown>): string {
+  const base = publicUrl.replace(/\/+$/, "");
+  const file = `${name.replace(/[^\w.-]+/g, "_")}.xlsx`;
+  return [
+    `curl -X POST ${base}/v1/reports/render \\`,
+    `  -H "x-api-key: $${KEY_VARIABLE}" \\`,
+    `  -H "content-type: application/json" \\`,
+    `  -d ${shellQuote(JSON.stringify({ format: "xlsx", template: { name }, data }))} \\`,
+    `  -o ${shellQuote(file)}`,
+  ].join("\n");
+}
