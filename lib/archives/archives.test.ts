@@ -11,7 +11,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { PNG_1X1, uploadAsset } from "@/lib/testing/assets";
+import { PNG_1X1, putRaw, uploadAsset } from "@/lib/testing/assets";
 import { createTestWorkspace, type TestWorkspace } from "@/lib/testing/factories";
 import { api, expectError } from "@/lib/testing/http";
 import { pdfFonts, pdfImages, pdfText } from "@/lib/testing/pdf";
@@ -241,6 +241,14 @@ describe("imports", () => {
     expect(e.message).toMatch(/^Bad.template: /);
     expect(await templateNames(d)).toEqual([]);
     expect((await api("/v1/workspace-files", { key: d.key })).body.items).toEqual([]);
+    // Bodies over their endpoint's limit (spec: Request bodies), refused from Content-Length before the body is read.
+    for (const [p, limit] of [["/v1/reports/import", "30 MiB"], ["/v1/reports/import/inspect", "30 MiB"], ["/v1/workspace-folders/import", "60 MiB"]] as const) {
+      const announced = (limit === "30 MiB" ? 30 : 60) * 1024 * 1024 + 1;
+      const r = await putRaw(`${inject("baseUrl")}${p}`, { "x-api-key": d.key, "content-type": "application/json", "content-length": String(announced) }, '{"archive":"', "POST");
+      expect(r.status, `${p}: ${r.text}`).toBe(413);
+      expect(r.body?.error?.code).toBe("LIMIT_EXCEEDED");
+      expect(r.body?.error?.message).toContain(limit);
+    }
     // 10,001 entries, and a report archive over 20 MB once decoded.
     const many = zipOf([["folio.json", manifest], ...Array.from({ length: 10_000 }, (_, i) => [`f${i}.css`, ""] as [string, string])]);
     expect(expectError(await api("/v1/reports/import", { key: d.key, body: { archive: many.toString("base64") } }), 400, "LIMIT_EXCEEDED").message).toMatch(/10,001 entries/);

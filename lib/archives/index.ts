@@ -6,7 +6,6 @@
  * what would change (inspect), then writes it in one transaction, or nothing. One import or export
  * at a time per workspace (429 without Retry-After).
  */
-import type { Readable } from "node:stream";
 import { z } from "zod";
 import { lockAssetStorage, MAX_ASSET_BYTES } from "../assets";
 import { kindMediaTypes } from "../assets/kinds";
@@ -19,7 +18,7 @@ import { newId } from "../db/ids";
 import type { TemplateKind } from "../db/schema";
 import { blobKey } from "../documents/asset-refs";
 import { AppError, isAppError, notFound } from "../errors";
-import { fileStore } from "../files/store";
+import { bytesOf, fileStore } from "../files/store";
 import { HelperPool } from "../offload/pool";
 import { isHelperJobError, isHelperLimitError, isPoolBusyError } from "../processes/pool";
 import { currentTenant } from "../processes/tenant";
@@ -93,12 +92,6 @@ async function inHelper<T>(job: string, args: unknown[]): Promise<T> {
 
 /** spec: Limits > Request rates: the second import or export of a workspace at once: 429 without Retry-After. */
 const busy = () => new AppError("RATE_LIMITED", "Another import or export of this workspace is running; try again when it has finished");
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Export
@@ -185,7 +178,7 @@ export async function exportArchive(ctx: Ctx, folderId: string | null): Promise<
       manifest.assets[a.id] = { path, kind: a.kind, mediaType: a.mediaType, filename: a.filename };
       const file = await fileStore().get(blobKey(ctx.workspaceId, a.sha256));
       if (!file) throw new AppError("ASSET_INVALID", `The uploaded file ${a.filename} (${a.id}) is no longer stored`);
-      entries.push([path, file.body instanceof Uint8Array ? file.body : await readAll(file.body)]);
+      entries.push([path, await bytesOf(file.body)]);
     }
     // Assets named in templates but gone from the workspace are left out of the manifest.
     for (const [path, id] of Object.entries(manifest.assetFiles)) if (!manifest.assets[id]) delete manifest.assetFiles[path];

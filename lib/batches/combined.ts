@@ -1,23 +1,15 @@
 import crypto from "node:crypto";
-import { Readable } from "node:stream";
 import { requireScope, type Ctx } from "../auth/context";
 import { db } from "../db/client";
 import type { RenderRow } from "../db/schema";
 import { AppError, conflict, notFound, rateLimited } from "../errors";
-import { fileStore } from "../files/store";
+import { bytesOf, fileStore } from "../files/store";
 import { log } from "../log";
 import { HelperJobError, HelperLimitError, HelperPool } from "../offload/pool";
 import * as repo from "./repository";
 
 /** spec: Limits > Batches: the combined PDF of all items. */
 export const MAX_COMBINED_BYTES = 50 * 1024 * 1024;
-
-async function bytesOf(body: Readable | Uint8Array): Promise<Uint8Array> {
-  if (!(body instanceof Readable)) return body;
-  const chunks: Buffer[] = [];
-  for await (const c of body) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
 
 type Item = { batchIndex: number | null; id: string };
 /** decisions.md: errors about one batch item start "Batch item N:" and name its render ID. */

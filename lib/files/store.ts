@@ -135,6 +135,14 @@ class S3Store implements FileStore {
 
 let store: FileStore | undefined;
 
+/** A stored file's body as bytes (a small file's already are; a stream is read to its end). */
+export async function bytesOf(body: Readable | Uint8Array): Promise<Uint8Array> {
+  if (!(body instanceof Readable)) return body;
+  const chunks: Buffer[] = [];
+  for await (const c of body) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
 export function fileStore(): FileStore {
   if (!store) {
     const c = config();

@@ -11,7 +11,7 @@ import { db, type Executor } from "../db/client";
 import type { TemplateRow, TemplateVersionRow } from "../db/schema";
 import { AppError } from "../errors";
 import type { SandboxConsoleEntry } from "../sandbox";
-import { fillWorkbookFile, placeholdersOf, planOf, workbookBytes } from "../workbooks";
+import { fillWorkbookFile, placeholdersOf, planOf } from "../workbooks";
 import { workbookValues } from "../workbooks/values";
 import { checkContentExtras, contentImages, refuseProtoNames, templateContentExtras, templateData } from "./content-extras";
 import { checkTemplateData } from "./data-check";
@@ -73,7 +73,7 @@ async function workbookAsset(ex: Executor, workspaceId: string, content: Workboo
  * ready PNG or JPEG of the workspace; a version keeps them as it keeps a template's images.
  */
 async function workbookImages(ex: Executor, workspaceId: string, content: WorkbookContent, workbook: AssetRef): Promise<Record<string, AssetRef>> {
-  const plan = await planOf(await workbookBytes(workbook), workbook.sha256);
+  const plan = await placeholdersOf(workbook);
   const named = new Map<string, string>();
   for (const s of plan.sheets) for (const r of s.rows) for (const c of r.cells) for (const m of c.source.match(/\bast_[0-9A-Za-z]{8,64}\b/g) ?? []) if (!named.has(m)) named.set(m, `sheet ${s.name}, cell ${c.ref}`);
   for (const [id, where] of contentImages(content)) if (!named.has(id)) named.set(id, where);
@@ -106,8 +106,7 @@ const codeOf = (c: WorkbookContent) => ({ helpers: c.helpers, partials: c.partia
  */
 export async function checkWorkbookTemplate(ex: Executor, workspaceId: string, content: WorkbookContent): Promise<void> {
   const ref = await workbookAsset(ex, workspaceId, content);
-  const bytes = await workbookBytes(ref);
-  await workbookValues(await planOf(bytes, ref.sha256), codeOf(content), {}, { compileOnly: true });
+  await workbookValues(await placeholdersOf(ref), codeOf(content), {}, { compileOnly: true });
 }
 
 /** Publishing's check of a workbook whose bytes the caller holds (an import bringing its workbook along). */

@@ -6,10 +6,9 @@
  * parsed on this event loop.
  */
 import crypto from "node:crypto";
-import type { Readable } from "node:stream";
 import type { AssetRef } from "../documents/asset-refs";
 import { AppError, limitExceeded } from "../errors";
-import { fileStore } from "../files/store";
+import { bytesOf, fileStore } from "../files/store";
 import { HelperPool } from "../offload/pool";
 import { isHelperJobError, isHelperLimitError, isPoolBusyError } from "../processes/pool";
 import { currentTenant } from "../processes/tenant";
@@ -66,15 +65,9 @@ export async function planOf(bytes: Uint8Array, sha256: string): Promise<Workboo
 export async function workbookBytes(ref: AssetRef): Promise<Uint8Array> {
   const file = await fileStore().get(ref.key);
   if (!file) throw new AppError("ASSET_INVALID", `The workbook ${ref.label} is no longer stored`);
-  const bytes = file.body instanceof Uint8Array ? file.body : await readAll(file.body);
+  const bytes = await bytesOf(file.body);
   if (crypto.createHash("sha256").update(bytes).digest("hex") !== ref.sha256) throw new AppError("ASSET_INVALID", `The workbook ${ref.label} does not match its checksum: the stored file is damaged`);
   return bytes;
-}
-
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of stream) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -93,7 +86,7 @@ export async function fillWorkbookFile(ref: AssetRef, code: WorkbookCode, data: 
   return { bytes: filled, console };
 }
 
-/** The placeholders of a stored workbook (the console lists them beside the sample data). */
+/** The placeholders of a stored workbook: its plan kept by checksum, else read from the store and planned. */
 export async function placeholdersOf(ref: AssetRef): Promise<WorkbookPlan> {
-  return planOf(await workbookBytes(ref), ref.sha256);
+  return plans.get(ref.sha256) ?? planOf(await workbookBytes(ref), ref.sha256);
 }

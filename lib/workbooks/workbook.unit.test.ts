@@ -152,12 +152,10 @@ describe("workbook templates", () => {
 
   it("streams a sheet of 10,000 rows", async () => {
     const lines = Array.from({ length: 10_000 }, (_, i) => ({ name: `Item ${i}`, qty: i, price: 1.5 }));
-    const started = performance.now();
     const { bytes } = await filled({ ...invoice, lines });
     const cells = readWorkbook(bytes).cells("xl/worksheets/sheet1.xml");
     expect(cells.get("A10003")!.value).toBe("Item 9999");
     expect(cells.get("D10003")!.formula).toBe("B10003*C10003");
     expect(cells.get("D10005")!.formula).toBe("SUM(D4:D10003)");
-    expect(performance.now() - started).toBeGreaterThan(0);
   });
 });

@@ -185,6 +185,9 @@ describe("error answers", () => {
     expect(limit("POST /v1/reports/render")).toContain("10 MiB");
     expect(limit("POST /v1/templates/{id}/preview")).toContain("30 MiB");
     expect(limit("POST /v1/webhook-endpoints")).toContain("1 MiB");
+    expect(limit("POST /v1/reports/import")).toContain("30 MiB");
+    expect(limit("POST /v1/reports/import/inspect")).toContain("30 MiB");
+    expect(limit("POST /v1/workspace-folders/import")).toContain("60 MiB");
   });
 
   it("402 where renders or stored files are created, 422 and 504 where the answer waits for the file", () => {
