@@ -54,11 +54,12 @@ function entryPath(): string {
 
 /**
  * The module of jobs the entry loads: the compiled one when this process runs compiled (production:
- * no TypeScript loader, lib/processes/programs.ts), else jobs.ts beside the entry, through tsx.
+ * no TypeScript loader, lib/processes/programs.ts), else jobs.ts beside the entry, through tsx. A
+ * pool with `testJobs` (TypeScript, tests only) takes jobs.ts, whose loader also runs those.
  */
-function jobsPath(entry: string): string {
+function jobsPath(entry: string, testJobs: string | undefined): string {
   const built = builtDir();
-  return built ? path.join(built, "helper-jobs.js") : path.join(path.dirname(entry), "jobs.ts");
+  return built && !testJobs ? path.join(built, "helper-jobs.js") : path.join(path.dirname(entry), "jobs.ts");
 }
 
 /**
@@ -93,7 +94,7 @@ function helperUser(entry: string, jobs: string) {
 
 function helperLaunch(opts: PoolOptions): Launch {
   const entry = entryPath();
-  const jobs = jobsPath(entry);
+  const jobs = jobsPath(entry, opts.testJobs);
   const env = helperEnv();
   return containedLaunch([process.execPath, `--max-old-space-size=${opts.memoryMb}`, entry, jobs, ...(opts.testJobs ? [opts.testJobs] : [])], { user: helperUser(entry, jobs), env, cwd: path.dirname(entry) });
 }
