@@ -13,8 +13,7 @@ const validatorWording = /Too small|Too big|expected string|Invalid input|>=|<=/
 
 test("creating a template: an empty name says 'Enter a name.', and a pasted name too long says the limit", async ({ page }) => {
   const member = await createPerson({ role: "member" });
-  await signIn(page, member.email, member.password);
-  await page.goto("/templates");
+  await signIn(page, member.email, member.password, "/templates");
   await page.getByRole("button", { name: "Create template" }).first().click();
   const dialog = page.getByRole("dialog", { name: "Create a template" });
 

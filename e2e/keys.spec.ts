@@ -103,8 +103,7 @@ test("an admin creates a key, renders Hello with it, rotates it (both secrets wo
 test("the form says what is wrong: no scope chosen", async ({ page }) => {
   test.slow(); // a browser on a machine shared with the server, the worker and PostgreSQL
   const owner = await createPerson({ role: "owner" });
-  await signIn(page, owner.email, owner.password);
-  await page.goto("/api-keys?create=1"); // the home page's link opens the dialog at once
+  await signIn(page, owner.email, owner.password, "/api-keys?create=1"); // the home page's link opens the dialog at once
   const form = page.getByRole("dialog", { name: "Create an API key" });
   await form.getByLabel("Name").fill("Nothing");
   for (const scope of ["render:create", "render:read", "render:cancel"]) await form.getByRole("checkbox", { name: scope }).click();
@@ -122,8 +121,7 @@ test("the form says what is wrong: no scope chosen", async ({ page }) => {
 test("the deploy key is marked Set by server and offers only Revoke", async ({ page }) => {
   test.slow(); // a browser on a machine shared with the server, the worker and PostgreSQL
   expect(await defaultWorkspaceId()).toMatch(/^ws_/);
-  await signIn(page, OWNER.email, OWNER.password);
-  await page.goto("/api-keys");
+  await signIn(page, OWNER.email, OWNER.password, "/api-keys");
   const row = page.getByRole("row", { name: /Deploy key/ });
   await expect(row.getByText("Set by server")).toBeVisible();
   await expect(row.getByRole("button", { name: "Revoke Deploy key" })).toBeVisible();

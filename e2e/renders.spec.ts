@@ -132,8 +132,7 @@ test("a member cancels a running render from its page, after confirming", async 
   test.slow(); // renders and a browser on a machine shared with the server, the worker and PostgreSQL
   const { person, render } = await personWithKey("member");
   const slow = await render({ document: slowDocument(30_000, "to cancel") });
-  await signIn(page, person.email, person.password);
-  await page.goto(`/renders/${slow.id}`);
+  await signIn(page, person.email, person.password, `/renders/${slow.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(/Queued|Processing/);
   await page.getByRole("button", { name: "Cancel render" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Cancel this render?" });
@@ -151,7 +150,6 @@ test("home shows the getting-started curl and the workspace's recent renders", a
   const { person, render } = await personWithKey("admin");
   const r = await render({ document: { html: "<h1>Hello</h1>" }, waitMs: 20_000 });
   await signIn(page, person.email, person.password);
-  await page.goto("/");
   await expect(page.getByRole("heading", { level: 1, name: /Welcome/ })).toBeVisible();
   await expect(page.getByLabel("Render Hello (bash)")).toContainText(`curl -X POST ${baseURL()}/v1/renders`);
   await expect(page.getByLabel("Render Hello (bash)")).toContainText('x-api-key: $FOLIO_API_KEY');
