@@ -76,7 +76,7 @@ export type ImportResult = z.infer<typeof ImportResult>;
 
 let pool: HelperPool | undefined;
 /** A helper holds the zip, what it inflates (at most 400 MB) and the values it sends back. */
-const helpers = () => (pool ??= new HelperPool({ name: "archives", warmHelpers: 0, maxHelpers: 1, memoryMb: 1536, timeoutMs: 60_000 }));
+const helpers = () => (pool ??= new HelperPool({ name: "archives", preload: ["readArchive", "writeArchive"], warmHelpers: 0, maxHelpers: 1, memoryMb: 1536, timeoutMs: 60_000 }));
 
 async function inHelper<T>(job: string, args: unknown[]): Promise<T> {
   try {

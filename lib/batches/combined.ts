@@ -47,7 +47,7 @@ export function combineRefusal(id: string, items: RenderRow[]): AppError | undef
 let joiner: HelperPool | undefined;
 export const JOIN_MEMORY_MB = 2048;
 export const JOIN_TIMEOUT_MS = 120_000;
-const joinHelper = () => (joiner ??= new HelperPool({ name: "batch-pdf", warmHelpers: 1, maxHelpers: 1, memoryMb: JOIN_MEMORY_MB, timeoutMs: JOIN_TIMEOUT_MS }));
+const joinHelper = () => (joiner ??= new HelperPool({ name: "batch-pdf", preload: ["joinPdfs"], warmHelpers: 1, maxHelpers: 1, memoryMb: JOIN_MEMORY_MB, timeoutMs: JOIN_TIMEOUT_MS }));
 
 /**
  * Joined PDFs kept in this process's memory, by workspace, batch and the items' files: a batch's

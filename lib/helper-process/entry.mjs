@@ -2,18 +2,25 @@
 // The entry of a helper process of lib/offload/pool.ts: plain JavaScript, so it starts the same way
 // from a compiled program (production), under tsx (development), Next.js (web, whose bundle does not
 // hold it) and vitest. Its arguments name the module of jobs (dist/server/helper-jobs.js compiled, or
-// jobs.ts) and, for a test's pool only, a module of more jobs (lib/testing/helper-jobs.ts). It loads
-// the TypeScript loader only for a .ts module, then answers one message at a time over its IPC
-// channel (lib/processes/protocol.ts).
+// jobs.ts) and, for a test's pool only, a module of more jobs (lib/testing/helper-jobs.ts), and
+// `--preload=<job>,<job>`: the jobs of its pool, whose modules it loads before it says it is ready
+// (jobs.ts loads a job's module on first use). It loads the TypeScript loader only for a .ts module,
+// then answers one message at a time over its IPC channel (lib/processes/protocol.ts).
 import { pathToFileURL } from "node:url";
 
 /** @typedef {import("../processes/protocol").FromProcess} FromProcess */
 
-const modules = process.argv.slice(2);
+const args = process.argv.slice(2);
+const modules = args.filter((a) => !a.startsWith("--"));
+const preload = args.find((a) => a.startsWith("--preload="))?.slice("--preload=".length).split(",").filter(Boolean) ?? [];
 if (modules.some((m) => m.endsWith(".ts"))) (await import("tsx/esm/api")).register();
-/** @type {Record<string, (...args: any[]) => unknown>} */
+/** @type {Record<string, ((...args: any[]) => unknown) & { load?: () => Promise<unknown> }>} */
 const jobs = {};
 for (const m of modules) Object.assign(jobs, (await import(pathToFileURL(m).href)).jobs);
+for (const name of preload) {
+  if (!Object.hasOwn(jobs, name)) throw new Error(`no helper job named ${name} to preload`);
+  await jobs[name]?.load?.();
+}
 
 /** @param {FromProcess} message */
 function send(message) {

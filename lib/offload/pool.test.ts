@@ -31,6 +31,32 @@ describe("HelperPool", () => {
     expect(pool.pids).toEqual([pid]); // a job's error leaves its helper in service
   });
 
+  it("loads the modules of its pool's own jobs before it is ready and no other pool's; a job not preloaded loads its own on first use", { timeout: 30_000 }, async () => {
+    const fonts = new HelperPool({ name: "test-fonts", warmHelpers: 1, maxHelpers: 1, memoryMb: 96, timeoutMs: 10_000, testJobs, preload: ["parseFont"] });
+    const pdfs = new HelperPool({ name: "test-pdf", warmHelpers: 1, maxHelpers: 1, memoryMb: 96, timeoutMs: 10_000, testJobs, preload: ["postProcessPdf"] });
+    try {
+      await Promise.all([fonts.warm(), pdfs.warm()]);
+      expect([await fonts.run("loaded", ["fontkit"]), await fonts.run("loaded", ["pdf-lib"])]).toEqual([true, false]);
+      expect([await pdfs.run("loaded", ["pdf-lib"]), await pdfs.run("loaded", ["fontkit"])]).toEqual([true, false]);
+      // The font helper runs a PDF job all the same, loading pdf-lib then.
+      const joined = await fonts.run<Uint8Array>("joinPdfs", [[]]);
+      expect(Buffer.from(joined).subarray(0, 5).toString()).toBe("%PDF-");
+      expect(await fonts.run("loaded", ["pdf-lib"])).toBe(true);
+    } finally {
+      await Promise.all([fonts.close(), pdfs.close()]);
+    }
+  });
+
+  it("does not start a helper whose pool preloads a job it does not have", { timeout: 30_000 }, async () => {
+    const typo = new HelperPool({ name: "test-typo", warmHelpers: 0, maxHelpers: 1, memoryMb: 96, timeoutMs: 10_000, preload: ["parseFonts"] });
+    try {
+      const err = await typo.run("parseFont", [readFont("interWoff2")]).catch((e: unknown) => e);
+      expect(String((err as Error)?.message)).toMatch(/no helper job named parseFonts to preload/);
+    } finally {
+      await typo.close();
+    }
+  });
+
   it("ends a job past its time limit with its helper only; the job beside it and the next one succeed", { timeout: 30_000 }, async () => {
     await pool.warm();
     const [slow, beside] = [pool.run("spin", [60_000]).catch((e: unknown) => e), pool.run<number>("spin", [300])];

@@ -33,6 +33,11 @@ export type PoolOptions = {
   timeoutMs: number;
   /** A module of more jobs, loaded beside jobs.ts (tests: lib/testing/helper-jobs.ts). */
   testJobs?: string;
+  /**
+   * The jobs this pool runs (lib/helper-process/jobs.ts names), whose modules a helper loads before
+   * it is ready: a warm helper's first job does not wait for them, and it loads no other pool's.
+   */
+  preload?: string[];
 };
 
 /**
@@ -96,7 +101,8 @@ function helperLaunch(opts: PoolOptions): Launch {
   const entry = entryPath();
   const jobs = jobsPath(entry, opts.testJobs);
   const env = helperEnv();
-  return containedLaunch([process.execPath, `--max-old-space-size=${opts.memoryMb}`, entry, jobs, ...(opts.testJobs ? [opts.testJobs] : [])], { user: helperUser(entry, jobs), env, cwd: path.dirname(entry) });
+  const args = [entry, jobs, ...(opts.testJobs ? [opts.testJobs] : []), ...(opts.preload?.length ? [`--preload=${opts.preload.join(",")}`] : [])];
+  return containedLaunch([process.execPath, `--max-old-space-size=${opts.memoryMb}`, ...args], { user: helperUser(entry, jobs), env, cwd: path.dirname(entry) });
 }
 
 /**

@@ -544,7 +544,7 @@ export class ProcessPool {
     if (!h.started) {
       // A process that could not start: the next may not either. Its job fails, and what waits fails
       // too unless a started process is left to take it; the pool tries again after a backoff.
-      const why = new HelperLimitError("start", `its process did not start: ${h.stderr.trim().split("\n").at(-1) || (err as Error).message}`);
+      const why = new HelperLimitError("start", `its process did not start: ${startFailure(h.stderr) || (err as Error).message}`);
       p?.reject(why);
       if (!this.procs.some((x) => x.started && !x.dead && !x.killedFor)) for (const q of this.takeWaiting()) q.reject(why);
       this.backOffStarts();
@@ -609,4 +609,13 @@ function rssOf(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What a process that could not start said about it: the last error line of its stderr (Node ends
+ * an uncaught exception's report with its own version, after the stack), else its last line.
+ */
+export function startFailure(stderr: string): string {
+  const lines = stderr.trim().split("\n").map((l) => l.trim());
+  return lines.findLast((l) => /^(?:[A-Z][A-Za-z]*)?Error\b[^:]*:/.test(l)) ?? lines.at(-1) ?? "";
 }

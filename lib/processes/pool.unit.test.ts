@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { HelperLimitError, PoolBusyError, ProcessPool, type PoolOptions } from "./pool";
+import { HelperLimitError, PoolBusyError, ProcessPool, startFailure, type PoolOptions } from "./pool";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "folio-pool-test-"));
 const program = path.join(dir, "program.mjs");
@@ -162,5 +162,24 @@ describe("ProcessPool", () => {
     expect(e).toMatchObject({ limit: "start" });
     broken = false;
     await expect.poll(async () => (await p.run<Echo>("echo", [2]).catch(() => undefined))?.arg, { timeout: 10_000 }).toBe(2);
+  });
+});
+
+describe("startFailure", () => {
+  it("names the error a process died of at start, not the version line Node prints after the stack", () => {
+    const stderr = [
+      "file:///app/lib/helper-process/entry.mjs:23",
+      "  if (!Object.hasOwn(jobs, name)) throw new Error(`no helper job named ${name} to preload`);",
+      "                                  ^",
+      "",
+      "Error: no helper job named parseFonts to preload",
+      "    at file:///app/lib/helper-process/entry.mjs:23:41",
+      "",
+      "Node.js v24.21.0",
+    ].join("\n");
+    expect(startFailure(stderr)).toBe("Error: no helper job named parseFonts to preload");
+    expect(startFailure("TypeError [ERR_X]: bad\n    at x\nNode.js v24")).toBe("TypeError [ERR_X]: bad");
+    expect(startFailure("setpriv: cannot find user\n")).toBe("setpriv: cannot find user");
+    expect(startFailure("")).toBe("");
   });
 });

@@ -24,12 +24,12 @@ let fonts: HelperPool | undefined;
 let pdfs: HelperPool | undefined;
 
 export function fontHelpers(): HelperPool {
-  return (fonts ??= new HelperPool({ name: "fonts", warmHelpers: 1, maxHelpers: 2, memoryMb: FONT_HELPER_MEMORY_MB, timeoutMs: FONT_PARSE_TIMEOUT_MS }));
+  return (fonts ??= new HelperPool({ name: "fonts", preload: ["parseFont"], warmHelpers: 1, maxHelpers: 2, memoryMb: FONT_HELPER_MEMORY_MB, timeoutMs: FONT_PARSE_TIMEOUT_MS }));
 }
 
 export function pdfHelpers(): HelperPool {
   const cfg = config();
-  return (pdfs ??= new HelperPool({ name: "pdf", warmHelpers: 1, maxHelpers: Math.min(4, cfg.WORKER_CONCURRENCY), memoryMb: PDF_HELPER_MEMORY_MB, timeoutMs: cfg.RENDER_TIMEOUT_MS }));
+  return (pdfs ??= new HelperPool({ name: "pdf", preload: ["postProcessPdf", "stampWithPdfLib"], warmHelpers: 1, maxHelpers: Math.min(4, cfg.WORKER_CONCURRENCY), memoryMb: PDF_HELPER_MEMORY_MB, timeoutMs: cfg.RENDER_TIMEOUT_MS }));
 }
 
 /** Starts the warm helpers (the worker's start), so the first render does not wait for one. */

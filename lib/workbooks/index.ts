@@ -25,7 +25,7 @@ export const WORKBOOK_HELPER_MEMORY_MB = 512;
 export const WORKBOOK_TIMEOUT_MS = 30_000;
 
 let pool: HelperPool | undefined;
-const helpers = () => (pool ??= new HelperPool({ name: "workbooks", warmHelpers: 1, maxHelpers: 2, memoryMb: WORKBOOK_HELPER_MEMORY_MB, timeoutMs: WORKBOOK_TIMEOUT_MS }));
+const helpers = () => (pool ??= new HelperPool({ name: "workbooks", preload: ["planWorkbook", "fillWorkbook"], warmHelpers: 1, maxHelpers: 2, memoryMb: WORKBOOK_HELPER_MEMORY_MB, timeoutMs: WORKBOOK_TIMEOUT_MS }));
 
 /** A helper's failure as the caller's error: the workbook's own fault 400, a limit 400 LIMIT_EXCEEDED, a full pool 429. */
 function helperError(e: unknown): unknown {
