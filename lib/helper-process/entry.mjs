@@ -2,7 +2,7 @@
 // The entry of a helper process of lib/offload/pool.ts: plain JavaScript, so it starts the same way
 // from a compiled program (production), under tsx (development), Next.js (web, whose bundle does not
 // hold it) and vitest. Its arguments name the module of jobs (dist/server/helper-jobs.js compiled, or
-// jobs.ts) and, for a test's pool only, a module of more jobs (lib/testing/helper-jobs.ts), and
+// jobs.ts) and, for a test's pool only, a module of more jobs (lib/testing/helper-jobs.mjs), and
 // `--preload=<job>,<job>`: the jobs of its pool, whose modules it loads before it says it is ready
 // (jobs.ts loads a job's module on first use). It loads the TypeScript loader only for a .ts module,
 // then answers one message at a time over its IPC channel (lib/processes/protocol.ts).

@@ -9,7 +9,7 @@ import { HelperJobError, HelperLimitError, HelperPool } from "./pool";
 // Real helper processes (no server): each limit ends the helper that ran the job, only that job
 // fails, and the pool answers the next job on a fresh helper.
 
-const testJobs = path.resolve("lib/testing/helper-jobs.ts");
+const testJobs = path.resolve("lib/testing/helper-jobs.mjs");
 const pool = new HelperPool({ name: "test", warmHelpers: 1, maxHelpers: 2, memoryMb: 96, timeoutMs: 1500, testJobs });
 afterAll(() => pool.close());
 

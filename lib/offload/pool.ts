@@ -31,7 +31,7 @@ export type PoolOptions = {
   memoryMb: number;
   /** A job's time limit once it runs (its wait for a helper not counted). */
   timeoutMs: number;
-  /** A module of more jobs, loaded beside jobs.ts (tests: lib/testing/helper-jobs.ts). */
+  /** A module of more jobs, loaded beside jobs.ts (tests: lib/testing/helper-jobs.mjs). */
   testJobs?: string;
   /**
    * The jobs this pool runs (lib/helper-process/jobs.ts names), whose modules a helper loads before
@@ -60,11 +60,11 @@ function entryPath(): string {
 /**
  * The module of jobs the entry loads: the compiled one when this process runs compiled (production:
  * no TypeScript loader, lib/processes/programs.ts), else jobs.ts beside the entry, through tsx. A
- * pool with `testJobs` (TypeScript, tests only) takes jobs.ts, whose loader also runs those.
+ * pool with TypeScript `testJobs` (tests only) takes jobs.ts, whose loader also runs those.
  */
 function jobsPath(entry: string, testJobs: string | undefined): string {
   const built = builtDir();
-  return built && !testJobs ? path.join(built, "helper-jobs.js") : path.join(path.dirname(entry), "jobs.ts");
+  return built && !testJobs?.endsWith(".ts") ? path.join(built, "helper-jobs.js") : path.join(path.dirname(entry), "jobs.ts");
 }
 
 /**
