@@ -47,14 +47,20 @@ async function inHelper<T>(job: string, args: unknown[]): Promise<T> {
 const plans = new Map<string, WorkbookPlan>();
 const KEEP_PLANS = 200;
 
-/** The placeholders of a workbook (cached by its sha256). Throws 400 BAD_REQUEST for a file that is not a usable workbook. */
-export async function planOf(bytes: Uint8Array, sha256: string): Promise<WorkbookPlan> {
+/** A kept plan, made the most recently used. */
+function keptPlan(sha256: string): WorkbookPlan | undefined {
   const hit = plans.get(sha256);
   if (hit) {
     plans.delete(sha256);
     plans.set(sha256, hit);
-    return hit;
   }
+  return hit;
+}
+
+/** The placeholders of a workbook (cached by its sha256). Throws 400 BAD_REQUEST for a file that is not a usable workbook. */
+export async function planOf(bytes: Uint8Array, sha256: string): Promise<WorkbookPlan> {
+  const hit = keptPlan(sha256);
+  if (hit) return hit;
   const plan = await inHelper<WorkbookPlan>("planWorkbook", [bytes]);
   plans.set(sha256, plan);
   if (plans.size > KEEP_PLANS) plans.delete(plans.keys().next().value as string);
@@ -88,5 +94,5 @@ export async function fillWorkbookFile(ref: AssetRef, code: WorkbookCode, data: 
 
 /** The placeholders of a stored workbook: its plan kept by checksum, else read from the store and planned. */
 export async function placeholdersOf(ref: AssetRef): Promise<WorkbookPlan> {
-  return plans.get(ref.sha256) ?? planOf(await workbookBytes(ref), ref.sha256);
+  return keptPlan(ref.sha256) ?? planOf(await workbookBytes(ref), ref.sha256);
 }

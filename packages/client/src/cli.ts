@@ -336,7 +336,7 @@ async function report(folio: Folio, out: Out, o: Options): Promise<number> {
 async function exportZip(folio: Folio, out: Out, o: Options): Promise<number> {
   const target = o.out ?? "workspace.zip";
   out.progress(`Exporting ${o.folder ? `folder ${o.folder}` : "the workspace"}…`);
-  const bytes = (o.folder ? await folio.get("/v1/workspace-folders/{id}/export", { params: { id: o.folder } }) : await folio.get("/v1/workspace-folders/export")) as unknown as Uint8Array;
+  const bytes = o.folder ? await folio.get("/v1/workspace-folders/{id}/export", { params: { id: o.folder } }) : await folio.get("/v1/workspace-folders/export");
   await writeFile(target, bytes);
   out.done();
   print(o.json, { file: path.resolve(target), bytes: bytes.length }, `${target}: ${bytes.length} bytes`);
