@@ -119,12 +119,15 @@ async function startServers(databaseUrl: string, dataDir: string, extraEnv: Reco
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
     // why: Next.js loads every route at a server's start by default; most of the suite's servers answer a few.
     FOLIO_PRELOAD_ROUTES: "0",
+    // why: the servers a test starts for itself (a rate limit, a database outage, a crash) seldom run a
+    // template; their sandbox starts at the first template job. The set's own web server starts it warm.
+    FOLIO_WARM_SANDBOX: "0",
     ...extraEnv,
   };
   const worker: Started = startProcess("worker/index.ts", { ...serverEnv, FOLIO_PROCESS: "worker" }, path.join(dataDir, "worker.log"));
   let web: WebServer;
   try {
-    web = await startWebServer(serverEnv, dataDir);
+    web = await startWebServer({ ...serverEnv, FOLIO_WARM_SANDBOX: "1" }, dataDir);
   } catch (e) {
     await worker.stop();
     throw e;
