@@ -12,7 +12,7 @@ export default defineConfig({
   // why 3 in all but 2 for the console project: the machine has 2 cores, shared with the server,
   // the worker and PostgreSQL, so 2 journeys at once do the work; the third worker only runs the
   // typing journey, which mostly waits between keystrokes and would otherwise hold one of the two
-  // for a minute or two (projects below).
+  // (half a minute on a loaded machine; two minutes in the soak script) (projects below).
   workers: 3,
   fullyParallel: true,
   retries: 0,
@@ -33,7 +33,7 @@ export default defineConfig({
     trace: process.env.FOLIO_E2E_TRACE === "1" ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
   },
-  // why this order: the typing journey is the longest; listed first, it starts at once.
+  // why this order: the typing journey is among the longest; listed first, it starts at once.
   projects: [
     { name: "typing", testMatch: "editor-previews.spec.ts", workers: 1 },
     { name: "console", testIgnore: "editor-previews.spec.ts", workers: 2 },

@@ -24,7 +24,7 @@ lint_status=0
 wait "$lint_pid" || lint_status=$?
 cat "$lint_log"; rm -f "$lint_log"
 [ "$lint_status" -eq 0 ] && [ "$build_status" -eq 0 ] || exit 1
-# why the typecheck beside the tests: it is one process for about 15 s, while vitest's first seconds
+# why the typecheck beside the tests: it is one process for about 12 s, while vitest's first seconds
 # mostly start servers; its result is waited for before the journeys.
 echo "== typecheck and tests"
 tsc_log=$(mktemp)
