@@ -10,9 +10,9 @@ import { baseURL, createPerson, expect, signIn, test } from "./fixtures";
  * The editor's live preview apart from production (docs/api.md, Editor previews): a person types
  * in the template editor, pausing as people do, so the pane asks for more previews than the
  * workspace's renders a minute allow; the pane never shows an error, and the workspace's API
- * renders made meanwhile are admitted as before. In `npm test` the person types until the pane has
- * asked for more previews than the allowance (a few seconds); `npm run test:soak` types for two
- * minutes (TYPING_MS=120000).
+ * renders made meanwhile are admitted as before. In `npm test` the person types until the server
+ * has made more editor previews than the allowance (a few seconds); `npm run test:soak` types for
+ * two minutes (TYPING_MS=120000).
  */
 
 /**
