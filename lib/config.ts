@@ -116,6 +116,11 @@ const EnvSchema = z.object({
   /** How long a console session lasts from sign-in, in hours, however often it is used. */
   SESSION_MAX_AGE_HOURS: int(1, 720).default(12),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /**
+   * The web server starts the template sandbox's warm processes at its start (default), or at the
+   * first sandbox job (false: a lighter start; the suite's own servers, lib/testing/global-setup.ts).
+   */
+  FOLIO_WARM_SANDBOX: bool.default(true),
   /** Internal: which entry point this process is; set by the start commands. The CLI logs to stderr. */
   FOLIO_PROCESS: z.enum(["web", "worker", "cli", "test"]).default("web"),
 });

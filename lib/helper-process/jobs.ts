@@ -38,6 +38,3 @@ export const jobs = {
   /** The filled workbook as one byte array: the IPC channel carries one value. */
   fillWorkbook: lazy(workbooks, (m) => async (bytes: Uint8Array, plan: WorkbookPlan, values: Record<string, string>, images: Record<string, FillImage>) => Buffer.concat(await m.fillWorkbook(bytes, plan, values, images))),
 };
-
-/** A job's name, for a pool's `preload`. */
-export type JobName = keyof typeof jobs;

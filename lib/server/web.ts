@@ -44,8 +44,8 @@ async function main() {
   // why not awaited: the template sandbox's process (lib/sandbox) makes its isolate snapshot in
   // about half a second; requests that need it before then wait for it, others do not.
   // FOLIO_WARM_SANDBOX=0 (the suite's own servers, lib/testing): its processes start at the first
-  // template job instead; most of those servers never run one, and three processes cost about 1 s of CPU.
-  if (process.env.FOLIO_WARM_SANDBOX !== "0") void warmSandbox().catch((err) => log().error({ err }, "the template sandbox did not start"));
+  // sandbox job instead; most of those servers never run one, and three processes cost about 1 s of CPU.
+  if (cfg.FOLIO_WARM_SANDBOX) void warmSandbox().catch((err) => log().error({ err }, "the template sandbox did not start"));
 
   const root = path.resolve(__dirname, "../..");
   const app = next({ dev: false, dir: root, hostname: cfg.HOST, port: cfg.PORT });
