@@ -1,12 +1,14 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
-// why: only repositories and lib/db talk to drizzle; handlers, pages and job handlers call verbs.
+// why: only repositories and lib/db talk to drizzle; handlers, pages and job handlers call verbs. And the
+// console's links are components/ui/link.tsx, which does not prefetch (docs/architecture.md, "The console").
 const noDrizzleOutsideData = {
   files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "worker/jobs/**/*.ts"],
   ignores: ["**/*.test.ts"], // tests may read and set rows directly
   rules: {
     "no-restricted-imports": ["error", {
+      paths: [{ name: "next/link", message: "Use @/components/ui/link: the console's links do not prefetch." }],
       patterns: [{ group: ["drizzle-orm", "drizzle-orm/*", "@/lib/db/*", "postgres"], message: "Call a lib/<resource> verb instead." }],
     }],
   },

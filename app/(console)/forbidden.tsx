@@ -1,5 +1,5 @@
 import { ShieldAlert } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { buttonClasses } from "@/components/ui/button";
 import { consoleSession, currentPath, refusalMessage, refusalNote, sectionOf } from "@/lib/console";
 

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ReactNode } from "react";
 import { MobileNav, SideNav } from "@/components/console/main-nav";
 import { UserMenu } from "@/components/console/user-menu";

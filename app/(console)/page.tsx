@@ -1,6 +1,6 @@
 import { ArrowRight, FileText } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { GettingStarted } from "@/components/home/getting-started";
 import { LiveRefresh } from "@/components/renders/live-refresh";
 import { isRunning } from "@/components/renders/render-state-badge";

@@ -2,7 +2,7 @@
 // 768 px and behind a menu button below that.
 "use client";
 import { BarChart3, BookOpen, Building2, ClipboardList, FileText, FolderOpen, HardDriveUpload, Home, ImageIcon, KeyRound, Menu, Printer, Settings, Users, Webhook, X, type LucideIcon } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
 import { cn } from "@/components/ui/cn";

@@ -1,7 +1,7 @@
 // UserMenu: the signed-in person (name, email), a link to settings, and Sign out.
 "use client";
 import { LogOut, Settings } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useState } from "react";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { signOut } from "./auth-client";

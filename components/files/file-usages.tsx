@@ -1,6 +1,6 @@
 // FileUsages: who uses a workspace file now: template drafts naming it as a stylesheet and
 // stylesheets naming it in url() or @import. A file with users cannot be deleted.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { FileUsage } from "@/lib/workspace-files/schemas";
 
 export function FileUsages({ items }: { items: FileUsage[] }) {

@@ -1,6 +1,6 @@
 // FolderBreadcrumbs: where the folder browser is: Files / brand / letters, each part a link but the last.
 import { ChevronRight } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 
 export function FolderBreadcrumbs({ trail, file }: { trail: { id: string; name: string }[]; file?: string }) {
   if (trail.length === 0 && file === undefined) return null; // the top level: the page's heading says where

@@ -1,7 +1,7 @@
 // FolderListing: one folder's contents as a table: folders, templates and files, each with its
 // kind, size and last change, and (for roles that may write) rename, move and delete.
 import { FileText, Folder } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { formatBytes, formatDateTime } from "@/components/format";
 import { Table, TBody, TCell, TH, THead, TRow } from "@/components/ui/table";
 import { fileIcon, fileKindLabel } from "./file-kind";

@@ -1,7 +1,7 @@
 // GettingStarted: the home page's steps for a new workspace: a key, a first render with curl, its
 // file, and the template editor.
 import { ArrowRight, KeyRound, LayoutTemplate } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { ReactNode } from "react";
 import { buttonClasses } from "@/components/ui/button";
 import { DOWNLOAD_URL_PLACEHOLDER, helloDownloadCommand, helloRenderCommand, KEY_VARIABLE } from "@/lib/console/hello-curl";

@@ -2,7 +2,7 @@
 // an account, so it says "if".
 "use client";
 import { MailCheck } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useState, type FormEvent } from "react";
 import type { RequestPasswordResetAction } from "./action-types";
 import { Button } from "@/components/ui/button";

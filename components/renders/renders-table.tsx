@@ -1,6 +1,6 @@
 // RendersTable: a page of renders with state, source, template, test flag, pages, duration and
 // creation time; each row links to the render's page.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { DateTime } from "@/components/date-time";
 import { formatDuration } from "@/components/format";
 import { Badge } from "@/components/ui/badge";

@@ -2,7 +2,7 @@
 // margins, for a workbook template the uploaded workbook it fills; opens the editor on success.
 "use client";
 import { Plus } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";

@@ -2,7 +2,7 @@
 // pages before are kept in the `trail` query parameter, so Previous works without the API paging
 // backwards. <Pager basePath="/renders" searchParams={await searchParams} nextCursor={page.nextCursor} />
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { buttonClasses } from "./button";
 import { cn } from "./cn";
 

@@ -1,7 +1,7 @@
 // DeliveriesTable: one endpoint's deliveries, newest first: event, render, status, attempts, last
 // status code and error, next attempt, and Redeliver (sends it again now, same webhook-id).
 "use client";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { DateTime } from "@/components/date-time";

@@ -1,5 +1,5 @@
 // EndpointsTable: the workspace's webhook endpoints (never their secrets) with their events, state and actions.
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { DateTime } from "@/components/date-time";
 import { Badge } from "@/components/ui/badge";
 import { ActionsHead } from "@/components/ui/row-actions";

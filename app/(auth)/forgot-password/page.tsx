@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { ForgotPasswordForm } from "@/components/people/forgot-password-form";
 import { AuthCard } from "@/components/people/auth-card";
 import { mailConfigured } from "@/lib/people";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { redirect } from "next/navigation";
 import { signInErrors } from "@/components/console/auth-client";
 import { SignInForm } from "@/components/console/sign-in-form";

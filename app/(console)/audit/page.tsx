@@ -1,6 +1,6 @@
 import { ScrollText, SearchX } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { AuditTable } from "@/components/audit/audit-table";
 import { ANY, QueryFilters } from "@/components/filters/query-filters";
 import { buttonClasses } from "@/components/ui/button";

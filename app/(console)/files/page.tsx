@@ -1,5 +1,5 @@
 import { FolderOpen } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { FileActions } from "@/components/files/file-actions";
 import { FolderBreadcrumbs } from "@/components/files/folder-breadcrumbs";

@@ -1,5 +1,5 @@
 import { Building2, SearchX } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import type { Metadata } from "next";
 import { WorkspacesTable, type PlatformRow } from "@/components/platform/workspaces-table";
 import { buttonClasses } from "@/components/ui/button";

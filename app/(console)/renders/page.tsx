@@ -1,6 +1,6 @@
 import { FileText, SearchX } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { ANY, QueryFilters } from "@/components/filters/query-filters";
 import { LiveRefresh } from "@/components/renders/live-refresh";
 import { isRunning } from "@/components/renders/render-state-badge";

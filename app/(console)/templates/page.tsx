@@ -1,5 +1,5 @@
 import { FileText, Search } from "lucide-react";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { CreateTemplateDialog } from "@/components/templates/create-template-dialog";
 import { ExportImport } from "@/components/archives/export-import";
 import { editorLabel, formatWhen } from "@/components/editor/format";

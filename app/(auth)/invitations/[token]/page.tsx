@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { AcceptInvitationForm } from "@/components/people/accept-invitation-form";
 import { AuthCard } from "@/components/people/auth-card";
 import { roleNames } from "@/components/people/roles";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { AuthCard } from "@/components/people/auth-card";
 import { ResetPasswordForm } from "@/components/people/reset-password-form";
 import * as people from "@/lib/people";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { HandlebarsEditor } from "@/components/templates/handlebars-editor";
 import { TemplateEditor } from "@/components/templates/template-editor";

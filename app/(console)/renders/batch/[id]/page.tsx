@@ -1,6 +1,6 @@
 import { ArrowLeft, Download } from "lucide-react";
 import type { Metadata } from "next";
-import Link from "next/link";
+import Link from "@/components/ui/link";
 import { notFound } from "next/navigation";
 import { DateTime } from "@/components/date-time";
 import { LiveRefresh } from "@/components/renders/live-refresh";
