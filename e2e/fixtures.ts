@@ -230,26 +230,84 @@ function expectedConsoleError(text: string, at: string, pageUrl: string) {
 /** A loopback address of its own for each test's browser (the sign-in limit counts per address). */
 export const randomClientAddress = () => `127.${randomInt(1, 255)}.${randomInt(256)}.${randomInt(1, 255)}`;
 
-export const test = base.extend<{ clientAddress: string; pageChecks: void }>({
+/** What one test's checks collect; the worker's shared context reports into the running test's. */
+type Checks = { problems: string[] };
+
+/**
+ * One browser tab per Playwright worker, which each test gets as `page` (in `context`) as a fresh browser would
+ * be: no cookies, no permissions, no storage, no listeners or routes of the test before, at 1280 x 800 on
+ * about:blank, with a client address of its own. why not a new context and tab for each test: in Debian's full
+ * Chromium a new tab cost about 0.6 s of CPU (its render process and the browser's side of a tab) and 0.2 s more
+ * at its first query (Playwright's script compiled afresh), and each test's first page compiled the console's
+ * scripts again; together a fifth of the journeys' CPU. A test that needs a second person opens a context of its own.
+ */
+type Shared = { context: BrowserContext; page: Page; checks: Checks };
+
+export const test = base.extend<{ clientAddress: string; pageChecks: void; checks: Checks }, { shared: Shared }>({
   // why `provide`: Playwright calls it `use`, which React's lint rules take for the hook.
   baseURL: async ({}, provide) => provide(baseURL()),
   clientAddress: async ({}, provide) => provide(randomClientAddress()),
   extraHTTPHeaders: async ({ clientAddress }, provide) => provide({ "x-forwarded-for": clientAddress }),
+  shared: [
+    async ({ browser }, provide) => {
+      const context = await browser.newContext({ baseURL: baseURL(), viewport: { width: 1280, height: 800 } });
+      const checks: Checks = { problems: [] };
+      await watchContext(context, checks);
+      const page = await context.newPage();
+      page.removeAllListeners(); // each test's `page` watches it anew
+      await provide({ context, page, checks });
+      await context.close();
+    },
+    { scope: "worker" },
+  ],
+  checks: async ({ shared }, provide) => {
+    shared.checks.problems = [];
+    await provide(shared.checks);
+  },
+  context: async ({ shared, extraHTTPHeaders }, provide) => {
+    const { context } = shared;
+    await context.clearCookies();
+    await context.clearPermissions();
+    await context.setExtraHTTPHeaders(extraHTTPHeaders ?? {});
+    await provide(context);
+  },
+  page: async ({ shared, context, checks }, provide, testInfo) => {
+    const { page } = shared;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    watchPage(page, checks);
+    await provide(page);
+    if (testInfo.status !== testInfo.expectedStatus && !page.isClosed()) {
+      const shot = await page.screenshot({ timeout: 10_000 }).catch(() => null);
+      if (shot) await testInfo.attach("screenshot", { body: shot, contentType: "image/png" });
+    }
+    // Leave nothing to the next test: its listeners and routes go, the page's storage is cleared, and the tab
+    // leaves the page (accepting an unsaved-changes prompt) for about:blank.
+    page.removeAllListeners();
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+    for (const extra of context.pages()) if (extra !== page) await extra.close({ runBeforeUnload: false });
+    if (page.url().startsWith(new URL(baseURL()).origin)) {
+      await page.evaluate(() => (localStorage.clear(), sessionStorage.clear())).catch(() => {});
+    }
+    page.on("dialog", (d) => void (d.type() === "beforeunload" ? d.accept() : d.dismiss()));
+    await page.goto("about:blank");
+    page.removeAllListeners();
+  },
   /**
    * Every journey, on every page it opens: no uncaught exception, nothing logged as an error (but the
    * expected ones above), and no page wider than its window, checked whenever a page settles, at each
    * width `screenshots` takes, and at the test's end.
    */
   pageChecks: [
-    async ({ context, browser }, provide) => {
-      const problems: string[] = [];
+    // why `page` too: its teardown leaves the test's last page for about:blank, which must come after the check below.
+    async ({ context, browser, checks, page }, provide) => {
+      void page;
+      const problems = checks.problems;
       const contexts = [context];
-      await watchContext(context, problems);
       // why: a journey with a second person (an invitee, another workspace's member) opens a context of its own.
       const newContext = browser.newContext.bind(browser);
       browser.newContext = async (options) => {
         const c = await newContext(options);
-        await watchContext(c, problems);
+        await watchContext(c, checks);
         contexts.push(c);
         return c;
       };
@@ -269,21 +327,23 @@ export const test = base.extend<{ clientAddress: string; pageChecks: void }>({
   ],
 });
 
-/** Collects into `problems` what `pageChecks` refuses, from every page of `context`. */
-async function watchContext(context: BrowserContext, problems: string[]) {
+/** Collects into `checks.problems` what `pageChecks` refuses, from every page of `context`. */
+async function watchContext(context: BrowserContext, checks: Checks) {
   await context.exposeBinding("__folioSideScroll", ({ page }, report: string) => {
-    if (!page.isClosed()) problems.push(`side scroll: ${report}`);
+    if (!page.isClosed()) checks.problems.push(`side scroll: ${report}`);
   });
   await context.addInitScript(watchSideScroll);
-  const watch = (page: Page) => {
-    page.on("pageerror", (e) => problems.push(`uncaught error on ${page.url()}: ${e.stack ?? e.message}`));
-    page.on("console", (m) => {
-      if (m.type() !== "error" || expectedConsoleError(m.text(), m.location().url, page.url())) return;
-      problems.push(`console error on ${page.url()}: ${m.text()}${m.location().url ? ` (${m.location().url})` : ""}`);
-    });
-  };
-  context.pages().forEach(watch);
-  context.on("page", watch);
+  context.pages().forEach((page) => watchPage(page, checks));
+  context.on("page", (page) => watchPage(page, checks));
+}
+
+/** Uncaught exceptions and errors logged on `page` go into `checks.problems`. */
+function watchPage(page: Page, checks: Checks) {
+  page.on("pageerror", (e) => checks.problems.push(`uncaught error on ${page.url()}: ${e.stack ?? e.message}`));
+  page.on("console", (m) => {
+    if (m.type() !== "error" || expectedConsoleError(m.text(), m.location().url, page.url())) return;
+    checks.problems.push(`console error on ${page.url()}: ${m.text()}${m.location().url ? ` (${m.location().url})` : ""}`);
+  });
 }
 
 export { expect };

@@ -1,0 +1,14 @@
+import { chromium } from "playwright-core";
+import fs from "node:fs";
+const b = await chromium.launch({ executablePath: process.env.EXE ?? "/usr/bin/chromium", args: ["--js-flags=--max-opt=1", ...(process.env.XARGS ? process.env.XARGS.split(" ") : [])] });
+const cpu = () => { const by = {}; for (const p of fs.readdirSync("/proc")) { if (!/^\d+$/.test(p)) continue; try { const c = fs.readFileSync(`/proc/${p}/cmdline`, "utf8"); if (!c.includes("chrom")) continue; const f = fs.readFileSync(`/proc/${p}/stat`, "utf8"); const x = f.slice(f.lastIndexOf(")") + 2).split(" "); const type = (c.match(/--type=([a-z-]+)/) || [, "browser"])[1]; by[type] = (by[type] ?? 0) + (+x[11] + +x[12]); } catch {} } return by; };
+const mode = process.env.MODE;
+const N = 10; const ctxs = [];
+const one = async () => { const c = await b.newContext(); if (mode === "ctx") return c; const p = await c.newPage(); if (mode === "page") return c; await p.goto("data:text/html,<p>hi</p>"); if (mode === "goto") return c; await p.locator("p").textContent(); return c; };
+await (await one()).close();
+const a = cpu();
+for (let i = 0; i < N; i++) ctxs.push(await one());
+await new Promise((r) => setTimeout(r, 1000));
+const z = cpu();
+console.log(mode, Object.fromEntries(Object.keys(z).map((k) => [k, ((z[k] - (a[k] ?? 0)) / N).toFixed(1)])));
+await b.close();
