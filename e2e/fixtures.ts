@@ -271,15 +271,12 @@ export const test = base.extend<{ clientAddress: string; pageChecks: void; check
     await context.setExtraHTTPHeaders(extraHTTPHeaders ?? {});
     await provide(context);
   },
-  page: async ({ shared, context, checks }, provide, testInfo) => {
+  // Playwright's screenshot of a failed test (and its trace, FOLIO_E2E_TRACE=1) covers this tab as any other.
+  page: async ({ shared, context, checks }, provide) => {
     const { page } = shared;
     await page.setViewportSize({ width: 1280, height: 800 });
     watchPage(page, checks);
     await provide(page);
-    if (testInfo.status !== testInfo.expectedStatus && !page.isClosed()) {
-      const shot = await page.screenshot({ timeout: 10_000 }).catch(() => null);
-      if (shot) await testInfo.attach("screenshot", { body: shot, contentType: "image/png" });
-    }
     // Leave nothing to the next test: its listeners and routes go, the page's storage is cleared, and the tab
     // leaves the page (accepting an unsaved-changes prompt) for about:blank.
     page.removeAllListeners();
